@@ -1,0 +1,77 @@
+//! `kuuid inspect`: the time and random words of each id.
+
+use std::io::{self, BufRead, BufWriter, Write};
+
+use clap::Args;
+use kuuid::{AnyKuuid, Layout};
+
+use crate::{Failure, LayoutArgs};
+
+#[derive(Args)]
+pub struct InspectArgs {
+    #[command(flatten)]
+    layout: LayoutArgs,
+    /// One JSON object per line: {"id","timestamp_ms","time","random"}.
+    #[arg(long)]
+    json: bool,
+    /// Ids to read (default: one per line from stdin; blank lines are skipped).
+    #[arg(value_name = "ID")]
+    ids: Vec<String>,
+}
+
+pub fn run(a: &InspectArgs) -> Result<(), Failure> {
+    let layout = a.layout.layout();
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut bad = 0u64;
+    let mut one = |text: &[u8], out: &mut dyn Write| -> io::Result<()> {
+        match AnyKuuid::parse_bytes(text) {
+            Ok(id) => describe(&id, layout, a.json, out),
+            Err(e) => {
+                bad += 1;
+                eprintln!("kuuid: invalid id {:?}: {e}", String::from_utf8_lossy(text));
+                Ok(())
+            }
+        }
+    };
+    if a.ids.is_empty() {
+        let mut input = io::stdin().lock();
+        let mut line = Vec::with_capacity(64);
+        while input.read_until(b'\n', &mut line)? > 0 {
+            let text = line.trim_ascii();
+            if !text.is_empty() {
+                one(text, &mut out)?;
+            }
+            line.clear();
+        }
+    } else {
+        for id in &a.ids {
+            one(id.as_bytes(), &mut out)?;
+        }
+    }
+    out.flush()?;
+    if bad > 0 {
+        Err(Failure::Partial)
+    } else {
+        Ok(())
+    }
+}
+
+fn describe(id: &AnyKuuid, layout: Layout, json: bool, out: &mut dyn Write) -> io::Result<()> {
+    let t = id.timestamp(layout);
+    let words = id.random_words();
+    if json {
+        let time = t
+            .to_rfc3339()
+            .map_or_else(|| "null".to_owned(), |s| format!("\"{s}\""));
+        let random: Vec<String> = words.iter().map(u32::to_string).collect();
+        writeln!(
+            out,
+            r#"{{"id":"{id}","timestamp_ms":{},"time":{time},"random":[{}]}}"#,
+            t.as_millis(),
+            random.join(",")
+        )
+    } else {
+        let random: Vec<String> = words.iter().map(u32::to_string).collect();
+        writeln!(out, "{id} {t} {}", random.join(" "))
+    }
+}

@@ -1,0 +1,155 @@
+//! The scalar reference: the division-free pair encoder and the strict decoder.
+//!
+//! Every other path in `engine/` is tested against the functions here, and
+//! these are tested against a naive `% 62` loop for every `u32`
+//! (`tests/exhaustive.rs`). Keep them simple enough to trust.
+
+use super::{ALPHABET, GROUP_LEN, MAX_GROUP, PREFIX_LEN};
+
+/// `ceil(2^55 / 62^4)`: `(x * M4) >> 23` is `x / 62^4` as a 32.32 fixed-point number.
+const M4: u64 = 2_438_276_784;
+/// `62^2`: one "pair" of base62 digits.
+const PAIR: u64 = 3844;
+
+/// The two ASCII digits of every `y < 3844`, so one lookup emits a pair.
+static PAIRS: [[u8; 2]; PAIR as usize] = {
+    let mut table = [[0u8; 2]; PAIR as usize];
+    let mut y = 0;
+    while y < PAIR as usize {
+        table[y] = [ALPHABET[y / 62], ALPHABET[y % 62]];
+        y += 1;
+    }
+    table
+};
+
+/// ASCII byte to digit value; `0xFF` for every byte outside the alphabet
+/// (bytes >= 0x80 never index the table: they are rejected before).
+pub(crate) static DIGIT: [u8; 128] = {
+    let mut table = [0xFFu8; 128];
+    let mut d = 0;
+    while d < 62 {
+        table[ALPHABET[d] as usize] = d as u8;
+        d += 1;
+    }
+    table
+};
+
+/// The three base-3844 pairs of `x`, most significant first (`x = A*3844^2 + B*3844 + C`).
+///
+/// jeaiii's itoa in base 62^2: one 32x32->64 multiply gives `x / 62^4` in 32.32
+/// fixed point; each further multiply by 3844 moves one pair above the point.
+/// The `+ 1` makes the truncated fraction exact for every `u32` (checked
+/// exhaustively in `tests/exhaustive.rs`).
+#[inline(always)]
+pub(crate) fn pairs(x: u32) -> [u32; 3] {
+    let p = ((u64::from(x) * M4) >> 23) + 1;
+    let a = p >> 32;
+    let t2 = (p & 0xFFFF_FFFF) * PAIR;
+    let t3 = (t2 & 0xFFFF_FFFF) * PAIR;
+    [a as u32, (t2 >> 32) as u32, (t3 >> 32) as u32]
+}
+
+/// Writes `x` as 6 zero-padded base62 digits.
+#[inline(always)]
+pub fn encode_group(x: u32, out: &mut [u8; GROUP_LEN]) {
+    let [a, b, c] = pairs(x);
+    out[0..2].copy_from_slice(&PAIRS[a as usize]);
+    out[2..4].copy_from_slice(&PAIRS[b as usize]);
+    out[4..6].copy_from_slice(&PAIRS[c as usize]);
+}
+
+/// Writes `v < 62^8` as 8 zero-padded base62 digits.
+///
+/// Runs once per timestamp, not per id, so plain constant division is fine.
+#[inline]
+pub fn encode_prefix(v: u64, out: &mut [u8; PREFIX_LEN]) {
+    debug_assert!(v < super::PREFIX_LIMIT);
+    const P2: u64 = PAIR * PAIR;
+    let (hi, lo) = (v / P2, v % P2);
+    for (i, q) in [hi / PAIR, hi % PAIR, lo / PAIR, lo % PAIR]
+        .into_iter()
+        .enumerate()
+    {
+        out[2 * i..2 * i + 2].copy_from_slice(&PAIRS[q as usize]);
+    }
+}
+
+/// Why a run of base62 text did not decode; indexes are relative to the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DecodeFault {
+    /// The byte at this index is not in the alphabet (including bytes >= 0x80).
+    Byte(usize),
+    /// The group starting at this index is above `4gfFC3` (`u32::MAX`).
+    Overflow(usize),
+}
+
+/// Decodes `digits.len() <= 10` base62 digits into a number (no range check).
+#[inline]
+fn decode_digits(digits: &[u8], base_index: usize) -> Result<u64, DecodeFault> {
+    let mut v = 0u64;
+    for (i, &b) in digits.iter().enumerate() {
+        let d = if b < 0x80 { DIGIT[b as usize] } else { 0xFF };
+        if d == 0xFF {
+            return Err(DecodeFault::Byte(base_index + i));
+        }
+        v = v * 62 + u64::from(d);
+    }
+    Ok(v)
+}
+
+/// Strictly decodes one 6-digit group; `base_index` locates it in the id for errors.
+#[inline]
+pub(crate) fn decode_group(group: &[u8; GROUP_LEN], base_index: usize) -> Result<u32, DecodeFault> {
+    let v = decode_digits(group, base_index)?;
+    if v > MAX_GROUP {
+        return Err(DecodeFault::Overflow(base_index));
+    }
+    Ok(v as u32)
+}
+
+/// Decodes the 8-digit prefix into its value (always `< 62^8`).
+#[inline]
+pub(crate) fn decode_prefix(prefix: &[u8; PREFIX_LEN]) -> Result<u64, DecodeFault> {
+    decode_digits(prefix, 0)
+}
+
+/// Validates a whole id (prefix then groups) and writes its random words.
+///
+/// `text.len()` must be `8 + 6 * words.len()`. Reports the first fault in
+/// byte order, so errors are the same whichever path found them.
+pub(crate) fn decode_id(text: &[u8], words: &mut [u32]) -> Result<u64, DecodeFault> {
+    debug_assert_eq!(text.len(), PREFIX_LEN + GROUP_LEN * words.len());
+    let (prefix, groups) = text.split_at(PREFIX_LEN);
+    let value = decode_prefix(prefix.try_into().expect("8-byte prefix"))?;
+    for (i, (group, w)) in groups.chunks_exact(GROUP_LEN).zip(words).enumerate() {
+        *w = decode_group(
+            group.try_into().expect("6-byte group"),
+            PREFIX_LEN + i * GROUP_LEN,
+        )?;
+    }
+    Ok(value)
+}
+
+/// Encodes `count` ids into `out`, id `i` at `out[i * stride..]`: the prefix,
+/// then `groups` groups from consecutive words.
+///
+/// `words.len()` must be at least `count * groups` and `out` must hold
+/// `(count - 1) * stride + 8 + 6 * groups` bytes; bytes between ids (such as
+/// newlines) are left alone.
+pub(crate) fn encode_ids(
+    prefix: &[u8; PREFIX_LEN],
+    words: &[u32],
+    groups: usize,
+    out: &mut [u8],
+    stride: usize,
+    count: usize,
+) {
+    let len = PREFIX_LEN + GROUP_LEN * groups;
+    for (i, w) in words.chunks_exact(groups).take(count).enumerate() {
+        let id = &mut out[i * stride..i * stride + len];
+        id[..PREFIX_LEN].copy_from_slice(prefix);
+        for (g, &x) in id[PREFIX_LEN..].chunks_exact_mut(GROUP_LEN).zip(w) {
+            encode_group(x, g.try_into().expect("6-byte group"));
+        }
+    }
+}

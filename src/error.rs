@@ -1,0 +1,82 @@
+//! The crate's umbrella error, for calls that can fail in more than one way.
+
+use std::fmt;
+
+use crate::parse::ParseError;
+use crate::time::TimeError;
+
+/// Any error from kuuid; each variant says what and where.
+///
+/// ```
+/// let err = kuuid::Options::new().random(5).id().unwrap_err();
+/// assert_eq!(err, kuuid::Error::Groups { found: 5 });
+/// assert_eq!(err.to_string(), "random groups must be 1 to 4, got 5");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// Text that is not a valid id.
+    Parse(ParseError),
+    /// A time that cannot become a prefix.
+    Time(TimeError),
+    /// A number of random groups outside 1 to 4.
+    Groups {
+        /// The number asked for.
+        found: usize,
+    },
+    /// The wrong number of random words for an id type.
+    WordCount {
+        /// The id type's number of groups.
+        expected: usize,
+        /// The number of words given.
+        found: usize,
+    },
+    /// A caller's buffer too short for the text.
+    BufferTooSmall {
+        /// Bytes needed.
+        needed: usize,
+        /// Bytes given.
+        found: usize,
+    },
+    /// A time range whose start is after its end.
+    InvertedRange,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Parse(e) => e.fmt(f),
+            Error::Time(e) => e.fmt(f),
+            Error::Groups { found } => write!(f, "random groups must be 1 to 4, got {found}"),
+            Error::WordCount { expected, found } => {
+                write!(f, "this id type takes {expected} random words, got {found}")
+            }
+            Error::BufferTooSmall { needed, found } => {
+                write!(f, "buffer of {found} bytes is too small, {needed} needed")
+            }
+            Error::InvertedRange => f.write_str("the range's start is after its end"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Parse(e) => Some(e),
+            Error::Time(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Self {
+        Error::Parse(e)
+    }
+}
+
+impl From<TimeError> for Error {
+    fn from(e: TimeError) -> Self {
+        Error::Time(e)
+    }
+}

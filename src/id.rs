@@ -1,0 +1,625 @@
+//! The id value types: [`Id`] with a fixed number of random groups
+//! ([`Kuuid`], [`ShortKuuid`], ...), [`AnyKuuid`] when the number is only known
+//! at run time, and [`RandomPart`], the groups alone (npm `rand()`).
+//!
+//! Every value holds validated base62 text: constructors either encode it
+//! themselves or check it strictly.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::str::FromStr;
+
+use crate::Error;
+use crate::engine::scalar::DIGIT;
+use crate::engine::{GROUP_LEN, PREFIX_LEN};
+use crate::layout::{Layout, Prefix};
+use crate::parse::{self, ParseError};
+use crate::time::Timestamp;
+
+/// Most random groups an id can carry (128 bits).
+pub const MAX_GROUPS: usize = 4;
+/// Length of the longest id (8 + 4 * 6).
+pub const MAX_LEN: usize = PREFIX_LEN + GROUP_LEN * MAX_GROUPS;
+
+/// The id lengths that exist: 1 to 4 random groups.
+const ANY_LEN: &[usize] = &[14, 20, 26, 32];
+
+/// An id of `LEN` bytes: an 8-character timestamp prefix, then
+/// `(LEN - 8) / 6` random groups of 6 characters. `LEN` is 14, 20, 26 or 32;
+/// use the aliases [`Kuuid`] (32), [`Kuuid3`] (26), [`ShortKuuid`] (20) and
+/// [`Kuuid1`] (14).
+///
+/// The value is the text itself (`#[repr(transparent)]` over `[u8; LEN]`), so
+/// it orders, hashes and compares as the string does: byte order is time order.
+///
+/// ```
+/// use kuuid::{Kuuid, Layout};
+///
+/// let id: Kuuid = "001eVnWK4gfFC300000000000100000z".parse()?;
+/// assert_eq!(id.prefix().as_str(), "001eVnWK");
+/// assert_eq!(id.timestamp(Layout::SECONDS).to_string(), "2018-01-01T00:00:00Z");
+/// assert_eq!(&*id.random_words(), &[u32::MAX, 0, 1, 61]);
+/// # Ok::<(), kuuid::ParseError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
+pub struct Id<const LEN: usize>([u8; LEN]);
+
+/// The standard kuuid: 32 characters, 128 random bits (npm `id()`).
+pub type Kuuid = Id<32>;
+/// Three random groups: 26 characters, 96 random bits (npm `id({random: 3})`).
+pub type Kuuid3 = Id<26>;
+/// The short form: 20 characters, 64 random bits (npm `ids()`, `idsr()`).
+pub type ShortKuuid = Id<20>;
+/// One random group: 14 characters, 32 random bits (npm `id({random: 1})`).
+pub type Kuuid1 = Id<14>;
+
+impl<const LEN: usize> Id<LEN> {
+    /// The number of random groups; using an `Id` of any other length than
+    /// 14, 20, 26 or 32 is a compile-time error.
+    pub const GROUPS: usize = {
+        assert!(
+            LEN >= PREFIX_LEN + GROUP_LEN
+                && LEN <= MAX_LEN
+                && (LEN - PREFIX_LEN).is_multiple_of(GROUP_LEN),
+            "an id is 8 + 6 * groups bytes long, with 1 to 4 groups"
+        );
+        (LEN - PREFIX_LEN) / GROUP_LEN
+    };
+    const EXPECTED: &'static [usize] = &[LEN];
+
+    /// Wraps bytes the caller has already encoded or validated.
+    pub(crate) const fn from_valid(bytes: [u8; LEN]) -> Self {
+        let _ = Self::GROUPS;
+        Id(bytes)
+    }
+
+    /// Views a slice of ids as their concatenated bytes, so the batch
+    /// engine can write many ids with one stride.
+    pub(crate) fn as_flat_bytes_mut(ids: &mut [Self]) -> &mut [u8] {
+        let len = ids.len() * LEN;
+        // SAFETY: `Id<LEN>` is `#[repr(transparent)]` over `[u8; LEN]`, so a
+        // slice of `n` ids is `n * LEN` initialised, contiguous bytes with no
+        // padding, and any byte pattern is a valid `u8`. The returned borrow
+        // is tied to `ids`, so no alias outlives it. Callers only write base62
+        // ASCII into it, keeping each id's invariant.
+        unsafe { std::slice::from_raw_parts_mut(ids.as_mut_ptr().cast::<u8>(), len) }
+    }
+
+    /// Strictly parses id bytes: exact length, every byte base62, every group
+    /// at most `4gfFC3`.
+    ///
+    /// ```
+    /// use kuuid::{Kuuid, ParseError};
+    /// assert!(Kuuid::parse_bytes(b"00000000000000000000000000000000").is_ok());
+    /// assert_eq!(Kuuid::parse_bytes(b"0000000000000000000000000000000\xff"),
+    ///            Err(ParseError::InvalidByte { index: 31, byte: 0xff }));
+    /// ```
+    pub fn parse_bytes(text: &[u8]) -> Result<Self, ParseError> {
+        let bytes: [u8; LEN] = text.try_into().map_err(|_| ParseError::Length {
+            expected: Self::EXPECTED,
+            found: text.len(),
+        })?;
+        let mut words = [0u32; MAX_GROUPS];
+        parse::decode(&bytes, &mut words[..Self::GROUPS])?;
+        Ok(Id(bytes))
+    }
+
+    /// Builds an id from its prefix and exactly [`Self::GROUPS`] random words.
+    ///
+    /// ```
+    /// use kuuid::{Kuuid, Layout};
+    /// let prefix = Layout::SECONDS.prefix(0u64)?;
+    /// let id = Kuuid::from_parts(prefix, &[0, 1, 2, u32::MAX])?;
+    /// assert_eq!(id.as_str(), "000000000000000000010000024gfFC3");
+    /// # Ok::<(), kuuid::Error>(())
+    /// ```
+    pub fn from_parts(prefix: Prefix, words: &[u32]) -> Result<Self, Error> {
+        if words.len() != Self::GROUPS {
+            return Err(Error::WordCount {
+                expected: Self::GROUPS,
+                found: words.len(),
+            });
+        }
+        let mut bytes = [0u8; LEN];
+        crate::engine::encode_ids(prefix.as_bytes(), words, Self::GROUPS, &mut bytes, LEN, 1);
+        Ok(Id(bytes))
+    }
+
+    /// The id as text.
+    ///
+    /// ```
+    /// let id = kuuid::id();
+    /// assert_eq!(id.as_str().len(), 32);
+    /// ```
+    pub fn as_str(&self) -> &str {
+        text(&self.0)
+    }
+
+    /// The id's ASCII bytes.
+    ///
+    /// ```
+    /// let id = kuuid::id();
+    /// assert_eq!(id.as_bytes().len(), 32);
+    /// ```
+    pub const fn as_bytes(&self) -> &[u8; LEN] {
+        &self.0
+    }
+
+    /// Copies the text into a caller's buffer (no allocation) and returns it
+    /// as `&str`; fails if the buffer is shorter than the id.
+    ///
+    /// ```
+    /// let id = kuuid::id();
+    /// let mut buf = [0u8; 64];
+    /// assert_eq!(id.encode_to(&mut buf)?, id.as_str());
+    /// assert!(id.encode_to(&mut [0u8; 31]).is_err());
+    /// # Ok::<(), kuuid::Error>(())
+    /// ```
+    pub fn encode_to<'b>(&self, buf: &'b mut [u8]) -> Result<&'b mut str, Error> {
+        encode_to(&self.0, buf)
+    }
+
+    /// The 8-character timestamp prefix.
+    ///
+    /// ```
+    /// let id = kuuid::try_id("2018-01-01T00:00:00Z")?;
+    /// assert_eq!(id.prefix().as_str(), "001eVnWK");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn prefix(&self) -> Prefix {
+        prefix_of(&self.0)
+    }
+
+    /// When the id was minted, read under the layout it was minted with (the
+    /// text does not record it).
+    ///
+    /// ```
+    /// use kuuid::Layout;
+    /// let id = kuuid::try_idmsr(1_514_764_800_123u64)?;
+    /// assert_eq!(id.timestamp(Layout::MILLIS_REVERSE).as_millis(), 1_514_764_800_123);
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn timestamp(&self, layout: Layout) -> Timestamp {
+        self.prefix().timestamp(layout)
+    }
+
+    /// The random part as text (everything after the prefix).
+    ///
+    /// ```
+    /// let id = kuuid::id();
+    /// assert_eq!(id.random_str().len(), 24);
+    /// ```
+    pub fn random_str(&self) -> &str {
+        &self.as_str()[PREFIX_LEN..]
+    }
+
+    /// The random groups as numbers, first group first.
+    ///
+    /// ```
+    /// let id: kuuid::ShortKuuid = "0000000000000100000A".parse()?;
+    /// assert_eq!(&*id.random_words(), &[1, 10]);
+    /// # Ok::<(), kuuid::ParseError>(())
+    /// ```
+    pub fn random_words(&self) -> RandomWords {
+        words_of(&self.0)
+    }
+}
+
+/// All zeros: the smallest id of this length (time 0, random words 0).
+impl<const LEN: usize> Default for Id<LEN> {
+    fn default() -> Self {
+        Id::from_valid([b'0'; LEN])
+    }
+}
+
+impl<const LEN: usize> fmt::Display for Id<LEN> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl<const LEN: usize> fmt::Debug for Id<LEN> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Id({:?})", self.as_str())
+    }
+}
+
+impl<const LEN: usize> AsRef<str> for Id<LEN> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl<const LEN: usize> AsRef<[u8]> for Id<LEN> {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl<const LEN: usize> FromStr for Id<LEN> {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        Self::parse_bytes(s.as_bytes())
+    }
+}
+
+impl<const LEN: usize> TryFrom<&str> for Id<LEN> {
+    type Error = ParseError;
+
+    fn try_from(s: &str) -> Result<Self, ParseError> {
+        Self::parse_bytes(s.as_bytes())
+    }
+}
+
+impl<const LEN: usize> TryFrom<&[u8]> for Id<LEN> {
+    type Error = ParseError;
+
+    fn try_from(b: &[u8]) -> Result<Self, ParseError> {
+        Self::parse_bytes(b)
+    }
+}
+
+impl<const LEN: usize> From<Id<LEN>> for [u8; LEN] {
+    fn from(id: Id<LEN>) -> Self {
+        id.0
+    }
+}
+
+impl<const LEN: usize> From<Id<LEN>> for String {
+    fn from(id: Id<LEN>) -> Self {
+        id.as_str().to_owned()
+    }
+}
+
+impl<const LEN: usize> PartialEq<str> for Id<LEN> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl<const LEN: usize> PartialEq<&str> for Id<LEN> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// An id whose number of random groups (1 to 4) is known only at run time:
+/// what npm's `id({random: n})` returns, and what `kuuid inspect` reads.
+///
+/// ```
+/// use kuuid::AnyKuuid;
+/// let id: AnyKuuid = "001eVnWK000001".parse()?;
+/// assert_eq!(id.groups(), 1);
+/// assert_eq!(&*id.random_words(), &[1]);
+/// assert!("001eVnWK00000".parse::<AnyKuuid>().is_err());
+/// # Ok::<(), kuuid::ParseError>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct AnyKuuid {
+    bytes: [u8; MAX_LEN],
+    len: u8,
+}
+
+impl AnyKuuid {
+    /// Strictly parses 14, 20, 26 or 32 bytes of id text.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::AnyKuuid::parse_bytes(b"00000000000000")?.groups(), 1);
+    /// # Ok::<(), kuuid::ParseError>(())
+    /// ```
+    pub fn parse_bytes(text: &[u8]) -> Result<Self, ParseError> {
+        let n = text.len();
+        if !ANY_LEN.contains(&n) {
+            return Err(ParseError::Length {
+                expected: ANY_LEN,
+                found: n,
+            });
+        }
+        let mut words = [0u32; MAX_GROUPS];
+        parse::decode(text, &mut words[..(n - PREFIX_LEN) / GROUP_LEN])?;
+        let mut bytes = [0u8; MAX_LEN];
+        bytes[..n].copy_from_slice(text);
+        Ok(AnyKuuid {
+            bytes,
+            len: n as u8,
+        })
+    }
+
+    pub(crate) fn from_valid(text: &[u8]) -> Self {
+        let mut bytes = [0u8; MAX_LEN];
+        bytes[..text.len()].copy_from_slice(text);
+        AnyKuuid {
+            bytes,
+            len: text.len() as u8,
+        }
+    }
+
+    /// Number of random groups (1 to 4).
+    ///
+    /// ```
+    /// assert_eq!(kuuid::AnyKuuid::from(kuuid::ids()).groups(), 2);
+    /// ```
+    pub fn groups(&self) -> usize {
+        (self.len() - PREFIX_LEN) / GROUP_LEN
+    }
+
+    /// Length in bytes (14, 20, 26 or 32).
+    ///
+    /// ```
+    /// assert_eq!(kuuid::AnyKuuid::from(kuuid::id()).len(), 32);
+    /// ```
+    #[allow(clippy::len_without_is_empty)] // an id is never empty
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// The id as text.
+    ///
+    /// ```
+    /// let id = kuuid::id();
+    /// assert_eq!(kuuid::AnyKuuid::from(id).as_str(), id.as_str());
+    /// ```
+    pub fn as_str(&self) -> &str {
+        text(self.as_bytes())
+    }
+
+    /// The id's ASCII bytes.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::AnyKuuid::from(kuuid::ids()).as_bytes().len(), 20);
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len()]
+    }
+
+    /// Copies the text into a caller's buffer; fails if it is too short.
+    ///
+    /// ```
+    /// let id = kuuid::AnyKuuid::from(kuuid::ids());
+    /// let mut buf = [0u8; 20];
+    /// assert_eq!(id.encode_to(&mut buf)?.len(), 20);
+    /// # Ok::<(), kuuid::Error>(())
+    /// ```
+    pub fn encode_to<'b>(&self, buf: &'b mut [u8]) -> Result<&'b mut str, Error> {
+        encode_to(self.as_bytes(), buf)
+    }
+
+    /// The 8-character timestamp prefix.
+    ///
+    /// ```
+    /// let id: kuuid::AnyKuuid = "zzzzzzzz000000".parse()?;
+    /// assert_eq!(id.prefix().as_str(), "zzzzzzzz");
+    /// # Ok::<(), kuuid::ParseError>(())
+    /// ```
+    pub fn prefix(&self) -> Prefix {
+        prefix_of(self.as_bytes())
+    }
+
+    /// When the id was minted, under the layout it was minted with.
+    ///
+    /// ```
+    /// let id: kuuid::AnyKuuid = "zzzzzzzz000000".parse()?;
+    /// assert_eq!(id.timestamp(kuuid::Layout::SECONDS_REVERSE), kuuid::Timestamp::EPOCH);
+    /// # Ok::<(), kuuid::ParseError>(())
+    /// ```
+    pub fn timestamp(&self, layout: Layout) -> Timestamp {
+        self.prefix().timestamp(layout)
+    }
+
+    /// The random groups as numbers.
+    ///
+    /// ```
+    /// let id: kuuid::AnyKuuid = "000000004gfFC3".parse()?;
+    /// assert_eq!(&*id.random_words(), &[u32::MAX]);
+    /// # Ok::<(), kuuid::ParseError>(())
+    /// ```
+    pub fn random_words(&self) -> RandomWords {
+        words_of(self.as_bytes())
+    }
+}
+
+impl<const LEN: usize> From<Id<LEN>> for AnyKuuid {
+    fn from(id: Id<LEN>) -> Self {
+        AnyKuuid::from_valid(&id.0)
+    }
+}
+
+impl<const LEN: usize> TryFrom<AnyKuuid> for Id<LEN> {
+    type Error = ParseError;
+
+    /// Fails when the lengths differ.
+    fn try_from(id: AnyKuuid) -> Result<Self, ParseError> {
+        let bytes: [u8; LEN] = id.as_bytes().try_into().map_err(|_| ParseError::Length {
+            expected: Self::EXPECTED,
+            found: id.len(),
+        })?;
+        Ok(Id::from_valid(bytes))
+    }
+}
+
+impl PartialEq for AnyKuuid {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for AnyKuuid {}
+
+impl PartialOrd for AnyKuuid {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Byte order of the text, as CouchDB's `_all_docs` sorts `_id`.
+impl Ord for AnyKuuid {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.as_bytes().cmp(other.as_bytes())
+    }
+}
+
+impl Hash for AnyKuuid {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state)
+    }
+}
+
+impl fmt::Display for AnyKuuid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for AnyKuuid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "AnyKuuid({:?})", self.as_str())
+    }
+}
+
+impl AsRef<str> for AnyKuuid {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl FromStr for AnyKuuid {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        Self::parse_bytes(s.as_bytes())
+    }
+}
+
+impl TryFrom<&str> for AnyKuuid {
+    type Error = ParseError;
+
+    fn try_from(s: &str) -> Result<Self, ParseError> {
+        Self::parse_bytes(s.as_bytes())
+    }
+}
+
+impl TryFrom<&[u8]> for AnyKuuid {
+    type Error = ParseError;
+
+    fn try_from(b: &[u8]) -> Result<Self, ParseError> {
+        Self::parse_bytes(b)
+    }
+}
+
+/// The random groups of an id as numbers (1 to 4 of them); derefs to `[u32]`.
+///
+/// ```
+/// let id: kuuid::Kuuid = "00000000000001000002000003000004".parse()?;
+/// assert_eq!(&*id.random_words(), &[1, 2, 3, 4]);
+/// # Ok::<(), kuuid::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RandomWords {
+    words: [u32; MAX_GROUPS],
+    len: u8,
+}
+
+impl Deref for RandomWords {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.words[..usize::from(self.len)]
+    }
+}
+
+/// The random groups alone, without a prefix: npm `rand()` (24 characters
+/// for 4 groups).
+///
+/// ```
+/// let r = kuuid::rand();
+/// assert_eq!(r.as_str().len(), 24);
+/// assert_eq!(kuuid::try_rand(2)?.as_str().len(), 12);
+/// # Ok::<(), kuuid::Error>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RandomPart {
+    bytes: [u8; GROUP_LEN * MAX_GROUPS],
+    len: u8,
+}
+
+impl RandomPart {
+    pub(crate) fn from_valid(text: &[u8]) -> Self {
+        let mut bytes = [0u8; GROUP_LEN * MAX_GROUPS];
+        bytes[..text.len()].copy_from_slice(text);
+        RandomPart {
+            bytes,
+            len: text.len() as u8,
+        }
+    }
+
+    /// The groups as text.
+    ///
+    /// ```
+    /// assert!(kuuid::rand().as_str().bytes().all(|b| b.is_ascii_alphanumeric()));
+    /// ```
+    pub fn as_str(&self) -> &str {
+        text(&self.bytes[..usize::from(self.len)])
+    }
+}
+
+impl fmt::Display for RandomPart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for RandomPart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RandomPart({:?})", self.as_str())
+    }
+}
+
+impl AsRef<str> for RandomPart {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+/// Validated id bytes as `&str`.
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).expect("id text is base62 ASCII")
+}
+
+fn encode_to<'b>(text: &[u8], buf: &'b mut [u8]) -> Result<&'b mut str, Error> {
+    let found = buf.len();
+    let dst = buf.get_mut(..text.len()).ok_or(Error::BufferTooSmall {
+        needed: text.len(),
+        found,
+    })?;
+    dst.copy_from_slice(text);
+    Ok(std::str::from_utf8_mut(dst).expect("id text is base62 ASCII"))
+}
+
+/// Value of base62 digits already validated.
+fn value_of(digits: &[u8]) -> u64 {
+    digits.iter().fold(0u64, |v, &b| {
+        v * 62 + u64::from(DIGIT[usize::from(b & 0x7F)])
+    })
+}
+
+fn prefix_of(text: &[u8]) -> Prefix {
+    Prefix::from_value(value_of(&text[..PREFIX_LEN]))
+}
+
+fn words_of(text: &[u8]) -> RandomWords {
+    let mut words = [0u32; MAX_GROUPS];
+    let groups = text[PREFIX_LEN..].chunks_exact(GROUP_LEN);
+    let len = groups.len();
+    for (w, g) in words.iter_mut().zip(groups) {
+        // Validated text: every group is <= u32::MAX.
+        *w = value_of(g) as u32;
+    }
+    RandomWords {
+        words,
+        len: len as u8,
+    }
+}

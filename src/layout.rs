@@ -1,0 +1,221 @@
+//! What an id's 8-character prefix means: precision (seconds or
+//! milliseconds) and order (oldest or newest first). The text does not record
+//! either, so a reader must be told the layout the writer used.
+
+use std::fmt;
+
+use crate::engine::{self, PREFIX_LEN, PREFIX_LIMIT};
+use crate::time::{IntoTimestamp, TimeError, Timestamp};
+
+/// The unit of the timestamp prefix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// Seconds since 1970 (npm `id`, `idr`, `idsr`).
+    #[default]
+    Seconds,
+    /// Milliseconds since 1970 (npm `idms`, `idmsr`, `ids`).
+    Millis,
+}
+
+impl fmt::Display for Precision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Precision::Seconds => "second",
+            Precision::Millis => "millisecond",
+        })
+    }
+}
+
+/// Which way ids sort by time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Oldest first: the prefix is the time.
+    #[default]
+    Forward,
+    /// Newest first: the prefix is `62^8 - 1 - time`.
+    Reverse,
+}
+
+/// Precision and order of an id's prefix.
+///
+/// ```
+/// use kuuid::{Layout, Timestamp};
+/// let t = Timestamp::from_millis(1_514_764_800_000);
+/// assert_eq!(Layout::SECONDS.prefix(t)?.as_str(), "001eVnWK");
+/// assert_eq!(Layout::SECONDS_REVERSE.prefix(Timestamp::EPOCH)?.as_str(), "zzzzzzzz");
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Layout {
+    /// Seconds or milliseconds.
+    pub precision: Precision,
+    /// Oldest or newest first.
+    pub order: Order,
+}
+
+impl Layout {
+    /// Seconds, oldest first: npm `id()`.
+    pub const SECONDS: Layout = Layout::new(Precision::Seconds, Order::Forward);
+    /// Milliseconds, oldest first: npm `idms()`.
+    pub const MILLIS: Layout = Layout::new(Precision::Millis, Order::Forward);
+    /// Seconds, newest first: npm `idr()`.
+    pub const SECONDS_REVERSE: Layout = Layout::new(Precision::Seconds, Order::Reverse);
+    /// Milliseconds, newest first: npm `idmsr()`.
+    pub const MILLIS_REVERSE: Layout = Layout::new(Precision::Millis, Order::Reverse);
+
+    /// A layout from its two parts.
+    ///
+    /// ```
+    /// use kuuid::{Layout, Order, Precision};
+    /// assert_eq!(Layout::new(Precision::Millis, Order::Reverse), Layout::MILLIS_REVERSE);
+    /// ```
+    pub const fn new(precision: Precision, order: Order) -> Self {
+        Layout { precision, order }
+    }
+
+    /// The layout for the two CLI-style switches.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::Layout::from_flags(true, false), kuuid::Layout::MILLIS);
+    /// ```
+    pub const fn from_flags(millis: bool, reverse: bool) -> Self {
+        Layout::new(
+            if millis {
+                Precision::Millis
+            } else {
+                Precision::Seconds
+            },
+            if reverse {
+                Order::Reverse
+            } else {
+                Order::Forward
+            },
+        )
+    }
+
+    /// The prefix for a time, or why the time does not fit.
+    ///
+    /// ```
+    /// let p = kuuid::Layout::MILLIS.prefix(1_514_764_800_000u64)?;
+    /// assert_eq!(p.as_str(), "0QfQsjKa");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn prefix(self, t: impl IntoTimestamp) -> Result<Prefix, TimeError> {
+        let units = t.into_timestamp()?.units(self.precision)?;
+        Ok(Prefix::from_value(self.apply_order(units)))
+    }
+
+    /// The prefix for the current time, clamped to the representable range
+    /// (the clock would have to read before 1970 or after 8888 to clamp).
+    pub(crate) fn prefix_now_clamped(self) -> Prefix {
+        let t = Timestamp::now();
+        let units = match self.precision {
+            Precision::Seconds => t.as_secs(),
+            Precision::Millis => t.as_millis(),
+        };
+        Prefix::from_value(self.apply_order(units.min(PREFIX_LIMIT - 1)))
+    }
+
+    /// Maps time units to the prefix value and back (the map is its own inverse).
+    const fn apply_order(self, v: u64) -> u64 {
+        match self.order {
+            Order::Forward => v,
+            Order::Reverse => PREFIX_LIMIT - 1 - v,
+        }
+    }
+
+    /// The time a prefix value stands for in this layout.
+    pub(crate) fn timestamp_of(self, value: u64) -> Timestamp {
+        let units = self.apply_order(value);
+        match self.precision {
+            // units < 62^8, so units * 1000 < 2^58: no overflow.
+            Precision::Seconds => Timestamp::from_millis(units * 1000),
+            Precision::Millis => Timestamp::from_millis(units),
+        }
+    }
+}
+
+/// The 8-character timestamp prefix of an id: what npm `prefix()` returns and
+/// what range queries are built from.
+///
+/// ```
+/// let p = kuuid::try_prefix("2020-01-01T00:00:00Z")?;
+/// assert_eq!(p.as_str(), "001imRQe");
+/// assert_eq!(p.timestamp(kuuid::Layout::SECONDS).as_secs(), 1_577_836_800);
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Prefix {
+    text: [u8; PREFIX_LEN],
+    value: u64,
+}
+
+impl Prefix {
+    /// The prefix whose base62 value is `value`, which must be `< 62^8`.
+    pub(crate) fn from_value(value: u64) -> Self {
+        let mut text = [0u8; PREFIX_LEN];
+        engine::scalar::encode_prefix(value, &mut text);
+        Prefix { text, value }
+    }
+
+    /// The 8 characters.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::try_prefix(0u64)?.as_str(), "00000000");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.text).expect("prefix text is base62 ASCII")
+    }
+
+    /// The 8 ASCII bytes.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::try_prefix(0u64)?.as_bytes(), b"00000000");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub const fn as_bytes(&self) -> &[u8; PREFIX_LEN] {
+        &self.text
+    }
+
+    /// The base62 value of the 8 characters (`< 62^8`).
+    ///
+    /// ```
+    /// assert_eq!(kuuid::try_prefix_reverse(0u64)?.value(), 62u64.pow(8) - 1);
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub const fn value(&self) -> u64 {
+        self.value
+    }
+
+    /// The time this prefix stands for under `layout` (the start of its second
+    /// in seconds precision).
+    ///
+    /// ```
+    /// use kuuid::Layout;
+    /// let p = Layout::MILLIS_REVERSE.prefix(1234u64)?;
+    /// assert_eq!(p.timestamp(Layout::MILLIS_REVERSE).as_millis(), 1234);
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn timestamp(&self, layout: Layout) -> Timestamp {
+        layout.timestamp_of(self.value)
+    }
+}
+
+impl fmt::Display for Prefix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Prefix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Prefix({:?})", self.as_str())
+    }
+}
+
+impl AsRef<str> for Prefix {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}

@@ -1,0 +1,198 @@
+//! Time-sortable unique document ids, byte-compatible with the npm package
+//! [`kuuid`](https://www.npmjs.com/package/kuuid).
+//!
+//! A kuuid is 32 characters of base62 (`0-9A-Za-z`, in ASCII order): 8
+//! characters of seconds since 1970, then 128 random bits as four 6-character
+//! groups. Because the alphabet is in ASCII order and every field has a fixed
+//! width, ids sort by byte in the order they were minted, so a database keyed
+//! by them (CouchDB, Cloudant, MongoDB `_id`) keeps its B-tree appending at the
+//! right edge, and the primary index alone answers "the newest documents".
+//!
+//! ```
+//! let id = kuuid::id();                    // now, seconds, oldest first
+//! assert_eq!(id.as_str().len(), 32);
+//!
+//! let old = kuuid::try_id("2018-01-01T00:00:00Z")?;
+//! assert_eq!(&old.as_str()[..8], "001eVnWK");
+//! assert!(old < id);                       // byte order is time order
+//!
+//! // Reading back needs the layout the id was minted with.
+//! assert_eq!(old.timestamp(kuuid::Layout::SECONDS).to_string(), "2018-01-01T00:00:00Z");
+//! # Ok::<(), kuuid::TimeError>(())
+//! ```
+//!
+//! The free functions (npm's names) use a generator kept per thread, seeded
+//! once from the OS, on the secure engine (ChaCha12). For bulk work use a
+//! [`Generator`] of your own, or [`fill`].
+//!
+//! | npm | here | prefix | groups |
+//! |---|---|---|---|
+//! | `id()` | [`id`], [`try_id`] | seconds | 4 |
+//! | `idms()` | [`idms`], [`try_idms`] | milliseconds | 4 |
+//! | `idr()` | [`idr`], [`try_idr`] | seconds, newest first | 4 |
+//! | `idmsr()` | [`idmsr`], [`try_idmsr`] | milliseconds, newest first | 4 |
+//! | `ids()` | [`ids`], [`try_ids`] | milliseconds (as npm) | 2 |
+//! | `idsr()` | [`idsr`], [`try_idsr`] | seconds, newest first (as npm) | 2 |
+//! | `prefix()` ... | [`prefix`], [`prefixms`], [`prefix_reverse`], [`prefix_reverse_ms`] | | |
+//! | `rand()` | [`rand`], [`try_rand`] | | 4 |
+//! | `id({...})` | [`Options`] | any | 1 to 4 |
+
+#![warn(missing_docs)]
+
+mod clock;
+pub mod engine;
+mod error;
+mod external;
+mod generator;
+mod id;
+mod layout;
+mod options;
+mod parse;
+mod range;
+mod rng;
+mod time;
+
+pub use error::Error;
+pub use generator::Generator;
+pub use id::{
+    AnyKuuid, Id, Kuuid, Kuuid1, Kuuid3, MAX_GROUPS, RandomPart, RandomWords, ShortKuuid,
+};
+pub use layout::{Layout, Order, Precision, Prefix};
+pub use options::Options;
+pub use parse::ParseError;
+pub use range::KeyRange;
+pub use rng::RngKind;
+pub use time::{IntoTimestamp, TimeError, Timestamp};
+
+use generator::with_local;
+
+/// Defines an npm-named id function (now) and its `try_` twin (given time).
+macro_rules! id_fns {
+    ($($(#[$doc:meta])* $now:ident, $try:ident, $ty:ty, $layout:expr, $example:literal;)*) => {$(
+        $(#[$doc])*
+        ///
+        /// Minted now on this thread's secure generator.
+        ///
+        /// ```
+        #[doc = concat!("let a = kuuid::", stringify!($now), "();")]
+        #[doc = concat!("let b = kuuid::", stringify!($now), "();")]
+        /// assert_ne!(a, b);
+        #[doc = concat!("assert_eq!(a.as_str().len(), kuuid::", stringify!($ty), "::default().as_str().len());")]
+        /// ```
+        pub fn $now() -> $ty {
+            let prefix = $layout.prefix_now_clamped();
+            with_local(|g| g.mint(&prefix))
+        }
+
+        $(#[$doc])*
+        ///
+        /// Minted at time `t` (RFC 3339 text, integer ms since 1970,
+        /// `SystemTime`, ...); fails before 1970 or past the prefix's range.
+        ///
+        /// ```
+        #[doc = concat!("let id = kuuid::", stringify!($try), "(\"2018-01-01T00:00:00Z\")?;")]
+        #[doc = concat!("assert_eq!(&id.as_str()[..8], \"", $example, "\");")]
+        #[doc = concat!("assert!(kuuid::", stringify!($try), "(-1i64).is_err());")]
+        /// # Ok::<(), kuuid::TimeError>(())
+        /// ```
+        pub fn $try(t: impl IntoTimestamp) -> Result<$ty, TimeError> {
+            let prefix = $layout.prefix(t)?;
+            Ok(with_local(|g| g.mint(&prefix)))
+        }
+    )*};
+}
+
+id_fns! {
+    /// A 32-character id, seconds, oldest first (npm `id()`).
+    id, try_id, Kuuid, Layout::SECONDS, "001eVnWK";
+    /// A 32-character id, milliseconds, oldest first (npm `idms()`).
+    idms, try_idms, Kuuid, Layout::MILLIS, "0QfQsjKa";
+    /// A 32-character id, seconds, newest first (npm `idr()`).
+    idr, try_idr, Kuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
+    /// A 32-character id, milliseconds, newest first (npm `idmsr()`).
+    idmsr, try_idmsr, Kuuid, Layout::MILLIS_REVERSE, "zZKZ7GfP";
+    /// A 20-character id, milliseconds, oldest first (npm `ids()`, which uses
+    /// milliseconds although its reverse twin uses seconds).
+    ids, try_ids, ShortKuuid, Layout::MILLIS, "0QfQsjKa";
+    /// A 20-character id, seconds, newest first (npm `idsr()`).
+    idsr, try_idsr, ShortKuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
+}
+
+/// Defines an npm-named prefix function (now) and its `try_` twin.
+macro_rules! prefix_fns {
+    ($($(#[$doc:meta])* $now:ident, $try:ident, $layout:expr, $epoch:literal;)*) => {$(
+        $(#[$doc])*
+        ///
+        /// For now.
+        ///
+        /// ```
+        #[doc = concat!("assert_eq!(kuuid::", stringify!($now), "().as_str().len(), 8);")]
+        /// ```
+        pub fn $now() -> Prefix {
+            $layout.prefix_now_clamped()
+        }
+
+        $(#[$doc])*
+        ///
+        /// For time `t`; fails before 1970 or past the prefix's range.
+        ///
+        /// ```
+        #[doc = concat!("assert_eq!(kuuid::", stringify!($try), "(\"1970-01-01T00:00:00Z\")?.as_str(), \"", $epoch, "\");")]
+        /// # Ok::<(), kuuid::TimeError>(())
+        /// ```
+        pub fn $try(t: impl IntoTimestamp) -> Result<Prefix, TimeError> {
+            $layout.prefix(t)
+        }
+    )*};
+}
+
+prefix_fns! {
+    /// The 8-character prefix in seconds, oldest first (npm `prefix()`).
+    prefix, try_prefix, Layout::SECONDS, "00000000";
+    /// The 8-character prefix in milliseconds, oldest first (npm `prefixms()`).
+    prefixms, try_prefixms, Layout::MILLIS, "00000000";
+    /// The 8-character prefix in seconds, newest first (npm `prefixReverse()`).
+    prefix_reverse, try_prefix_reverse, Layout::SECONDS_REVERSE, "zzzzzzzz";
+    /// The 8-character prefix in milliseconds, newest first (npm `prefixReverseMs()`).
+    prefix_reverse_ms, try_prefix_reverse_ms, Layout::MILLIS_REVERSE, "zzzzzzzz";
+}
+
+/// Fills a caller's slice with 32-character ids (seconds, oldest first) on
+/// this thread's secure generator: the bulk path.
+///
+/// ```
+/// let mut ids = vec![kuuid::Kuuid::default(); 100_000];
+/// kuuid::fill(&mut ids);
+/// ids.sort();
+/// ids.dedup();
+/// assert_eq!(ids.len(), 100_000);
+/// ```
+pub fn fill(ids: &mut [Kuuid]) {
+    with_local(|g| g.fill(ids))
+}
+
+/// 128 random bits as four 6-character groups (npm `rand()`).
+///
+/// ```
+/// assert_eq!(kuuid::rand().as_str().len(), 24);
+/// ```
+pub fn rand() -> RandomPart {
+    with_local(|g| g.random_part(MAX_GROUPS)).expect("4 groups is valid")
+}
+
+/// `groups` random groups of 6 characters (npm `rand(n)`); fails unless
+/// `groups` is 1 to 4.
+///
+/// ```
+/// assert_eq!(kuuid::try_rand(1)?.as_str().len(), 6);
+/// assert!(kuuid::try_rand(0).is_err());
+/// # Ok::<(), kuuid::Error>(())
+/// ```
+pub fn try_rand(groups: usize) -> Result<RandomPart, Error> {
+    with_local(|g| g.random_part(groups))
+}
+
+/// The README's examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

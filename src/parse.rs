@@ -1,0 +1,87 @@
+//! Strict decoding of id text, and the errors that say what is wrong where.
+
+use std::fmt;
+
+use crate::engine::scalar::{self, DecodeFault};
+use crate::engine::{GROUP_LEN, PREFIX_LEN};
+
+/// Why text is not a valid kuuid.
+///
+/// ```
+/// use kuuid::{Kuuid, ParseError};
+/// assert_eq!("001eVnWK".parse::<Kuuid>(), Err(ParseError::Length { expected: &[32], found: 8 }));
+/// assert_eq!("001eVnWK-00000000000000000000000".parse::<Kuuid>(),
+///            Err(ParseError::InvalidByte { index: 8, byte: b'-' }));
+/// assert_eq!("001eVnWK4gfFC4000000000000000000".parse::<Kuuid>(),
+///            Err(ParseError::GroupOverflow { index: 8 }));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ParseError {
+    /// The text has the wrong number of bytes.
+    Length {
+        /// The lengths this type accepts (one, or 14/20/26/32 for [`crate::AnyKuuid`]).
+        expected: &'static [usize],
+        /// The length found.
+        found: usize,
+    },
+    /// A byte outside `0-9A-Za-z` (including any byte >= 0x80).
+    InvalidByte {
+        /// Its index in the text.
+        index: usize,
+        /// The byte.
+        byte: u8,
+    },
+    /// A 6-character random group above `4gfFC3` (2^32 - 1).
+    GroupOverflow {
+        /// Index of the group's first byte.
+        index: usize,
+    },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ParseError::Length { expected, found } => {
+                write!(f, "length is {found} bytes, expected ")?;
+                for (i, n) in expected.iter().enumerate() {
+                    let sep = match i {
+                        0 => "",
+                        _ if i + 1 == expected.len() => " or ",
+                        _ => ", ",
+                    };
+                    write!(f, "{sep}{n}")?;
+                }
+                Ok(())
+            }
+            ParseError::InvalidByte { index, byte } if byte.is_ascii_graphic() => write!(
+                f,
+                "invalid byte {:?} at index {index} (expected 0-9, A-Z or a-z)",
+                byte as char
+            ),
+            ParseError::InvalidByte { index, byte } => write!(
+                f,
+                "invalid byte 0x{byte:02x} at index {index} (expected 0-9, A-Z or a-z)"
+            ),
+            ParseError::GroupOverflow { index } => write!(
+                f,
+                "random group at index {index} is above 4gfFC3 (2^32 - 1)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Validates `text` as a whole id with `words.len()` groups; returns the
+/// prefix value and writes the random words.
+pub(crate) fn decode(text: &[u8], words: &mut [u32]) -> Result<u64, ParseError> {
+    debug_assert_eq!(text.len(), PREFIX_LEN + GROUP_LEN * words.len());
+    scalar::decode_id(text, words).map_err(|fault| match fault {
+        DecodeFault::Byte(index) => ParseError::InvalidByte {
+            index,
+            byte: text[index],
+        },
+        DecodeFault::Overflow(index) => ParseError::GroupOverflow { index },
+    })
+}

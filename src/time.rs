@@ -1,0 +1,311 @@
+//! Timestamp inputs: `SystemTime`, integer milliseconds since 1970, RFC 3339
+//! text; and the errors for times a kuuid cannot hold.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::layout::Precision;
+
+/// A point in time at or after 1970-01-01T00:00:00Z, with millisecond
+/// resolution: what a kuuid prefix encodes.
+///
+/// ```
+/// use kuuid::Timestamp;
+///
+/// let t: Timestamp = "2018-01-01T00:00:00Z".parse()?;
+/// assert_eq!(t.as_millis(), 1_514_764_800_000);
+/// assert_eq!(t, Timestamp::from_millis(1_514_764_800_000));
+/// assert_eq!(t.to_string(), "2018-01-01T00:00:00Z");
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp {
+    ms: u64,
+}
+
+impl Timestamp {
+    /// 1970-01-01T00:00:00Z.
+    pub const EPOCH: Timestamp = Timestamp { ms: 0 };
+
+    /// Milliseconds since 1970.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::Timestamp::from_millis(1500).as_secs(), 1);
+    /// ```
+    pub const fn from_millis(ms: u64) -> Self {
+        Timestamp { ms }
+    }
+
+    /// Whole seconds since 1970, or `None` if the milliseconds overflow a `u64`.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::Timestamp::from_secs(2).unwrap().as_millis(), 2000);
+    /// assert!(kuuid::Timestamp::from_secs(u64::MAX).is_none());
+    /// ```
+    pub const fn from_secs(secs: u64) -> Option<Self> {
+        match secs.checked_mul(1000) {
+            Some(ms) => Some(Timestamp { ms }),
+            None => None,
+        }
+    }
+
+    /// The wall clock now (1970 if the clock is set before it).
+    ///
+    /// ```
+    /// assert!(kuuid::Timestamp::now().as_secs() > 1_700_000_000);
+    /// ```
+    pub fn now() -> Self {
+        Timestamp {
+            ms: crate::clock::now_millis(),
+        }
+    }
+
+    /// Milliseconds since 1970.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::Timestamp::from_millis(42).as_millis(), 42);
+    /// ```
+    pub const fn as_millis(self) -> u64 {
+        self.ms
+    }
+
+    /// Whole seconds since 1970 (rounded down).
+    ///
+    /// ```
+    /// assert_eq!(kuuid::Timestamp::from_millis(1999).as_secs(), 1);
+    /// ```
+    pub const fn as_secs(self) -> u64 {
+        self.ms / 1000
+    }
+
+    /// The same instant as a `SystemTime`, or `None` where the platform's
+    /// `SystemTime` cannot hold it.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// let t = kuuid::Timestamp::from_millis(1500);
+    /// assert_eq!(t.to_system_time(), Some(UNIX_EPOCH + Duration::from_millis(1500)));
+    /// ```
+    pub fn to_system_time(self) -> Option<SystemTime> {
+        UNIX_EPOCH.checked_add(Duration::from_millis(self.ms))
+    }
+
+    /// The instant as a `jiff::Timestamp`, or `None` past jiff's range (year 9999).
+    fn to_jiff(self) -> Option<jiff::Timestamp> {
+        let ms = i64::try_from(self.ms).ok()?;
+        jiff::Timestamp::from_millisecond(ms).ok()
+    }
+
+    /// RFC 3339 in UTC (`2018-01-01T00:00:00Z`, with `.sss` when the
+    /// milliseconds are not zero), or `None` past 9999-12-31, which RFC 3339
+    /// cannot write (a seconds-precision id reaches 6.9 million years).
+    ///
+    /// ```
+    /// use kuuid::Timestamp;
+    /// assert_eq!(Timestamp::from_millis(1_514_764_800_123).to_rfc3339().unwrap(),
+    ///            "2018-01-01T00:00:00.123Z");
+    /// assert_eq!(Timestamp::from_secs(62u64.pow(8) - 1).unwrap().to_rfc3339(), None);
+    /// ```
+    pub fn to_rfc3339(self) -> Option<String> {
+        self.to_jiff().map(|t| t.to_string())
+    }
+
+    /// Checks that this time fits an 8-character prefix of the given
+    /// precision and returns the prefix's (forward) value: seconds or ms.
+    pub(crate) fn units(self, precision: Precision) -> Result<u64, TimeError> {
+        let v = match precision {
+            Precision::Seconds => self.as_secs(),
+            Precision::Millis => self.ms,
+        };
+        if v >= crate::engine::PREFIX_LIMIT {
+            return Err(TimeError::OutOfRange {
+                precision,
+                millis: self.ms,
+            });
+        }
+        Ok(v)
+    }
+}
+
+/// Shown as RFC 3339 (UTC) where it can be; past year 9999 as
+/// `+<seconds>s` since 1970.
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.to_jiff() {
+            Some(t) => write!(f, "{t}"),
+            None => write!(f, "+{}.{:03}s", self.as_secs(), self.ms % 1000),
+        }
+    }
+}
+
+/// Parses RFC 3339 (`2018-01-01T00:00:00Z`, any offset) or an integer count
+/// of milliseconds since 1970.
+impl FromStr for Timestamp {
+    type Err = TimeError;
+
+    fn from_str(s: &str) -> Result<Self, TimeError> {
+        let t = s.trim();
+        if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+            return t
+                .parse::<u64>()
+                .map(Timestamp::from_millis)
+                .map_err(|_| TimeError::Syntax {
+                    input: s.to_owned(),
+                    reason: "milliseconds do not fit in 64 bits".to_owned(),
+                });
+        }
+        if let Some(digits) = t.strip_prefix('-')
+            && !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err(TimeError::BeforeEpoch);
+        }
+        let j: jiff::Timestamp = t.parse().map_err(|e: jiff::Error| TimeError::Syntax {
+            input: s.to_owned(),
+            reason: e.to_string(),
+        })?;
+        Timestamp::try_from(j)
+    }
+}
+
+impl TryFrom<SystemTime> for Timestamp {
+    type Error = TimeError;
+
+    /// Fails for times before 1970 (sub-millisecond parts are dropped).
+    fn try_from(t: SystemTime) -> Result<Self, TimeError> {
+        let d = t
+            .duration_since(UNIX_EPOCH)
+            .map_err(|_| TimeError::BeforeEpoch)?;
+        let ms = u64::try_from(d.as_millis()).map_err(|_| TimeError::OutOfRange {
+            precision: Precision::Seconds,
+            millis: u64::MAX,
+        })?;
+        Ok(Timestamp::from_millis(ms))
+    }
+}
+
+impl TryFrom<jiff::Timestamp> for Timestamp {
+    type Error = TimeError;
+
+    /// Fails for times before 1970. Sub-millisecond parts are dropped (rounded
+    /// toward 1970), as a kuuid holds whole milliseconds at most.
+    fn try_from(t: jiff::Timestamp) -> Result<Self, TimeError> {
+        let ms = t.as_millisecond();
+        if ms < 0 || (ms == 0 && t.subsec_nanosecond() < 0) {
+            return Err(TimeError::BeforeEpoch);
+        }
+        Ok(Timestamp::from_millis(ms as u64))
+    }
+}
+
+/// What a timestamp argument may be: anything that converts, or fails to
+/// convert, into a [`Timestamp`].
+///
+/// Implemented for [`Timestamp`], `SystemTime`, `jiff::Timestamp`,
+/// integer milliseconds since 1970 (`u64`, `i64`; negative is an error), and
+/// text (RFC 3339 or integer milliseconds).
+///
+/// ```
+/// use kuuid::IntoTimestamp;
+/// assert_eq!("1970-01-01T00:00:01Z".into_timestamp()?.as_millis(), 1000);
+/// assert_eq!(1000u64.into_timestamp()?.as_millis(), 1000);
+/// assert!((-1i64).into_timestamp().is_err());
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+pub trait IntoTimestamp {
+    /// Converts, or says why not.
+    fn into_timestamp(self) -> Result<Timestamp, TimeError>;
+}
+
+impl IntoTimestamp for Timestamp {
+    fn into_timestamp(self) -> Result<Timestamp, TimeError> {
+        Ok(self)
+    }
+}
+
+impl IntoTimestamp for SystemTime {
+    fn into_timestamp(self) -> Result<Timestamp, TimeError> {
+        Timestamp::try_from(self)
+    }
+}
+
+impl IntoTimestamp for jiff::Timestamp {
+    fn into_timestamp(self) -> Result<Timestamp, TimeError> {
+        Timestamp::try_from(self)
+    }
+}
+
+impl IntoTimestamp for u64 {
+    fn into_timestamp(self) -> Result<Timestamp, TimeError> {
+        Ok(Timestamp::from_millis(self))
+    }
+}
+
+impl IntoTimestamp for i64 {
+    fn into_timestamp(self) -> Result<Timestamp, TimeError> {
+        u64::try_from(self)
+            .map(Timestamp::from_millis)
+            .map_err(|_| TimeError::BeforeEpoch)
+    }
+}
+
+impl IntoTimestamp for &str {
+    fn into_timestamp(self) -> Result<Timestamp, TimeError> {
+        self.parse()
+    }
+}
+
+impl IntoTimestamp for &String {
+    fn into_timestamp(self) -> Result<Timestamp, TimeError> {
+        self.parse()
+    }
+}
+
+/// A time that cannot become a kuuid prefix.
+///
+/// ```
+/// use kuuid::{Layout, TimeError};
+/// assert_eq!(kuuid::try_prefix("1969-12-31T23:59:59Z"), Err(TimeError::BeforeEpoch));
+/// // 62^8 milliseconds is in the year 8888.
+/// assert!(matches!(kuuid::try_prefixms(62u64.pow(8)), Err(TimeError::OutOfRange { .. })));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TimeError {
+    /// Before 1970-01-01T00:00:00Z: kuuid prefixes start at the Unix epoch.
+    BeforeEpoch,
+    /// Past what 8 base62 characters hold in this precision
+    /// (62^8 - 1 seconds, about 6.9 million years; or 62^8 - 1 ms, in 8888).
+    OutOfRange {
+        /// The precision that overflowed.
+        precision: Precision,
+        /// The time, in ms since 1970 (saturated at `u64::MAX`).
+        millis: u64,
+    },
+    /// Text that is neither RFC 3339 nor integer milliseconds.
+    Syntax {
+        /// The text as given.
+        input: String,
+        /// What the parser objected to.
+        reason: String,
+    },
+}
+
+impl fmt::Display for TimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeError::BeforeEpoch => f.write_str("time is before 1970-01-01T00:00:00Z"),
+            TimeError::OutOfRange { precision, millis } => write!(
+                f,
+                "time {millis} ms since 1970 is past the last {precision} an 8-character prefix can hold"
+            ),
+            TimeError::Syntax { input, reason } => write!(
+                f,
+                "{input:?} is neither an RFC 3339 time nor integer milliseconds since 1970 ({reason})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TimeError {}

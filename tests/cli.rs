@@ -1,0 +1,214 @@
+//! The `kuuid` command line, run as a user would.
+#![cfg(feature = "cli")]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn kuuid(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn kuuid_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn mints_n_ids_one_per_line() {
+    let o = kuuid(&["-n", "10000"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 10_000);
+    let mut uniq: Vec<&str> = lines.clone();
+    uniq.sort();
+    uniq.dedup();
+    assert_eq!(uniq.len(), 10_000);
+    for l in &lines {
+        l.parse::<kuuid::Kuuid>().unwrap();
+    }
+    assert_eq!(stdout(&kuuid(&[])).lines().count(), 1);
+    assert_eq!(stdout(&kuuid(&["-n", "0"])), "");
+}
+
+#[test]
+fn layout_and_size_flags() {
+    let o = kuuid(&["-n", "3", "--at", "2018-01-01T00:00:00Z"]);
+    assert!(
+        stdout(&o)
+            .lines()
+            .all(|l| l.starts_with("001eVnWK") && l.len() == 32)
+    );
+    let o = kuuid(&["--reverse", "--at", "1000"]);
+    assert!(stdout(&o).starts_with("zzzzzzzy"));
+    let o = kuuid(&["--ms", "--at", "1514764800000"]);
+    assert!(stdout(&o).starts_with("0QfQsjKa"));
+    let o = kuuid(&["--short", "--fast", "-n", "5"]);
+    assert!(stdout(&o).lines().all(|l| l.len() == 20));
+    for k in 1..=4 {
+        let o = kuuid(&["--random", &k.to_string(), "-n", "2"]);
+        assert!(stdout(&o).lines().all(|l| l.len() == 8 + 6 * k));
+    }
+}
+
+#[test]
+fn prefix_and_range() {
+    assert_eq!(
+        stdout(&kuuid(&["prefix", "--at", "2018-01-01T00:00:00Z"])),
+        "001eVnWK\n"
+    );
+    assert_eq!(
+        stdout(&kuuid(&[
+            "prefix",
+            "--reverse",
+            "--at",
+            "1970-01-01T00:00:01Z"
+        ])),
+        "zzzzzzzy\n"
+    );
+    assert_eq!(
+        stdout(&kuuid(&["prefix", "--ms", "--at", "1514764800000"])),
+        "0QfQsjKa\n"
+    );
+    assert_eq!(stdout(&kuuid(&["prefix"])).trim().len(), 8);
+    let o = kuuid(&[
+        "range",
+        "--from",
+        "2018-01-01T00:00:00Z",
+        "--to",
+        "2020-01-01T00:00:00Z",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "{\"startkey\":\"001eVnWK\",\"endkey\":\"001imRQezzzzzzzzzzzzzzzzzzzzzzzz\"}\n"
+    );
+    let o = kuuid(&["range", "--reverse", "--from", "0", "--to", "1000"]);
+    assert_eq!(
+        stdout(&o),
+        "{\"startkey\":\"zzzzzzzy\",\"endkey\":\"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\"}\n"
+    );
+}
+
+#[test]
+fn inspect_text_json_and_stdin() {
+    let id = "001eVnWK4gfFC300000000000100000z";
+    let o = kuuid(&["inspect", id]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        format!("{id} 2018-01-01T00:00:00Z 4294967295 0 1 61\n")
+    );
+    let o = kuuid(&["inspect", "--json", id]);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{{\"id\":\"{id}\",\"timestamp_ms\":1514764800000,\"time\":\"2018-01-01T00:00:00Z\",\"random\":[4294967295,0,1,61]}}\n"
+        )
+    );
+    // Every JSON line is valid JSON with the documented fields.
+    let minted = stdout(&kuuid(&["-n", "50", "--ms", "--reverse", "--short"]));
+    let o = kuuid_stdin(
+        &["inspect", "--ms", "--reverse", "--json"],
+        minted.as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let now = kuuid::Timestamp::now().as_millis();
+    for line in stdout(&o).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["random"].as_array().unwrap().len(), 2);
+        assert!(now.abs_diff(v["timestamp_ms"].as_u64().unwrap()) < 60_000);
+        assert!(v["time"].as_str().unwrap().ends_with('Z'));
+    }
+    // Beyond year 9999 (seconds layout) "time" is null, not a wrong date.
+    let o = kuuid(&["inspect", "--json", "zzzzzzzz000000"]);
+    assert!(stdout(&o).contains("\"time\":null"), "{}", stdout(&o));
+}
+
+#[test]
+fn inspect_reports_bad_ids_and_continues() {
+    let input =
+        b"abc\n001eVnWK4gfFC4000000000000000000\n\n001eVnWK4gfFC3000000000000000000\n\xff\xfe\n";
+    let o = kuuid_stdin(&["inspect"], input);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("invalid id \"abc\": length is 3 bytes"),
+        "{err}"
+    );
+    assert!(
+        err.contains("random group at index 8 is above 4gfFC3"),
+        "{err}"
+    );
+    assert!(err.contains("length is 2 bytes"), "{err}");
+    assert_eq!(err.lines().count(), 3);
+}
+
+#[test]
+fn bad_arguments_exit_2_with_one_line() {
+    for args in [
+        &["--random", "5"][..],
+        &["--random", "0"],
+        &["--random", "2", "--short"],
+        &["-n", "-1"],
+        &["-n", "lots"],
+        &["--at", "yesterday"],
+        &["--at", "1969-12-31T23:59:59Z"],
+        &["--ms", "--at", "999999999999999999"],
+        &["--bogus"],
+        &["prefix", "--at", "-5"],
+        &["range", "--from", "2020-01-01T00:00:00Z"],
+        &["range", "--from", "2000", "--to", "1000"],
+        &["inspect", "--nope"],
+    ] {
+        let o = kuuid(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("kuuid: "), "{args:?}: {err}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn help_and_version_succeed() {
+    assert!(kuuid(&["--help"]).status.success());
+    let v = kuuid(&["--version"]);
+    assert!(v.status.success());
+    assert!(stdout(&v).starts_with("kuuid "));
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .args(["-n", "100000000", "--fast"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut buf = [0u8; 4096];
+    std::io::Read::read_exact(&mut out, &mut buf).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    assert!(o.stderr.is_empty());
+}

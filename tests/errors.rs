@@ -1,0 +1,280 @@
+//! Every kind of bad input gets its typed error, never a panic or a wrong id.
+
+use kuuid::{
+    AnyKuuid, Error, KeyRange, Kuuid, Kuuid1, Kuuid3, Layout, Options, ParseError, Precision,
+    ShortKuuid, TimeError, Timestamp,
+};
+use proptest::prelude::*;
+
+#[test]
+fn wrong_lengths() {
+    for n in [0usize, 1, 8, 13, 15, 19, 21, 31, 33, 64, 1000] {
+        let s = "0".repeat(n);
+        assert_eq!(
+            s.parse::<Kuuid>(),
+            Err(ParseError::Length {
+                expected: &[32],
+                found: n
+            })
+        );
+        assert_eq!(
+            s.parse::<ShortKuuid>(),
+            Err(ParseError::Length {
+                expected: &[20],
+                found: n
+            })
+        );
+        let any = s.parse::<AnyKuuid>();
+        assert!(
+            matches!(any, Err(ParseError::Length { found, .. }) if found == n),
+            "{n}"
+        );
+    }
+    assert_eq!(
+        "0".repeat(20).parse::<Kuuid>().unwrap_err().to_string(),
+        "length is 20 bytes, expected 32"
+    );
+    assert_eq!(
+        "0".repeat(5).parse::<AnyKuuid>().unwrap_err().to_string(),
+        "length is 5 bytes, expected 14, 20, 26 or 32"
+    );
+}
+
+#[test]
+fn every_invalid_byte_at_every_index_is_named() {
+    let base = *b"001eVnWK4gfFC3000000000001000010";
+    assert!(Kuuid::parse_bytes(&base).is_ok());
+    for byte in 0u8..=255 {
+        if byte.is_ascii_alphanumeric() {
+            continue;
+        }
+        for index in 0..32 {
+            let mut text = base;
+            text[index] = byte;
+            assert_eq!(
+                Kuuid::parse_bytes(&text),
+                Err(ParseError::InvalidByte { index, byte }),
+                "byte {byte:#x} at {index}"
+            );
+            assert_eq!(
+                AnyKuuid::parse_bytes(&text),
+                Err(ParseError::InvalidByte { index, byte })
+            );
+        }
+    }
+    let err = Kuuid::parse_bytes(b"001eVnWK4gfFC30000000000010000\xc3\xa9").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid byte 0xc3 at index 30 (expected 0-9, A-Z or a-z)"
+    );
+    let err = "001eVnWK-gfFC3000000000001000010"
+        .parse::<Kuuid>()
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid byte '-' at index 8 (expected 0-9, A-Z or a-z)"
+    );
+}
+
+#[test]
+fn overflowing_groups_are_named_by_position() {
+    for g in 0..4 {
+        let mut text = *b"00000000000000000000000000000000";
+        text[8 + 6 * g..14 + 6 * g].copy_from_slice(b"4gfFC4");
+        assert_eq!(
+            Kuuid::parse_bytes(&text),
+            Err(ParseError::GroupOverflow { index: 8 + 6 * g })
+        );
+    }
+    // The first fault in byte order wins.
+    assert_eq!(
+        Kuuid::parse_bytes(b"0000000050000000000000000000000-"),
+        Err(ParseError::GroupOverflow { index: 8 })
+    );
+    assert_eq!(
+        Kuuid::parse_bytes(b"0000000-50000000000000000000000-"),
+        Err(ParseError::InvalidByte {
+            index: 7,
+            byte: b'-'
+        })
+    );
+    assert_eq!(
+        Kuuid3::parse_bytes(b"00000000000000000000zzzzzz"),
+        Err(ParseError::GroupOverflow { index: 20 })
+    );
+}
+
+#[test]
+fn times_out_of_range() {
+    assert_eq!(
+        kuuid::try_id("1969-12-31T23:59:59.999Z"),
+        Err(TimeError::BeforeEpoch)
+    );
+    assert_eq!(kuuid::try_id(-1i64), Err(TimeError::BeforeEpoch));
+    assert_eq!(kuuid::try_id("-1"), Err(TimeError::BeforeEpoch));
+    let before = std::time::UNIX_EPOCH - std::time::Duration::from_millis(1);
+    assert_eq!(kuuid::try_id(before), Err(TimeError::BeforeEpoch));
+    // The last representable instant of each precision, and one past it.
+    let max = 62u64.pow(8) - 1;
+    assert!(kuuid::try_idms(max).is_ok());
+    assert_eq!(
+        kuuid::try_idms(max + 1),
+        Err(TimeError::OutOfRange {
+            precision: Precision::Millis,
+            millis: max + 1
+        })
+    );
+    assert_eq!(
+        kuuid::try_prefix_reverse_ms(max).unwrap().as_str(),
+        "00000000"
+    );
+    assert!(kuuid::try_id(max * 1000 + 999).is_ok());
+    assert_eq!(
+        kuuid::try_prefix(max * 1000 + 999).unwrap().as_str(),
+        "zzzzzzzz"
+    );
+    assert_eq!(
+        kuuid::try_id((max + 1) * 1000),
+        Err(TimeError::OutOfRange {
+            precision: Precision::Seconds,
+            millis: (max + 1) * 1000
+        })
+    );
+    assert!(matches!(
+        kuuid::try_id(u64::MAX),
+        Err(TimeError::OutOfRange { .. })
+    ));
+    assert!(Timestamp::from_secs(u64::MAX / 999).is_none());
+}
+
+#[test]
+fn unparseable_times() {
+    for bad in [
+        "",
+        " ",
+        "yesterday",
+        "2018-01-01",
+        "2018-13-01T00:00:00Z",
+        "2018-01-01T00:00:00",
+        "18446744073709551616",
+        "1e9",
+        "0x10",
+        "--1",
+        "+5",
+    ] {
+        match bad.parse::<Timestamp>() {
+            Err(TimeError::Syntax { input, .. }) => assert_eq!(input, bad),
+            other => panic!("{bad:?} gave {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn options_and_parts_errors() {
+    assert_eq!(
+        Options::new().random(0).id(),
+        Err(Error::Groups { found: 0 })
+    );
+    assert_eq!(
+        Options::new().random(5).id(),
+        Err(Error::Groups { found: 5 })
+    );
+    let err = Options::new().timestamp("nope").id().unwrap_err();
+    assert!(matches!(&err, Error::Time(TimeError::Syntax { input, .. }) if input == "nope"));
+    assert!(
+        err.to_string()
+            .starts_with(r#""nope" is neither an RFC 3339 time nor integer milliseconds"#)
+    );
+    assert!(matches!(
+        kuuid::try_rand(5),
+        Err(Error::Groups { found: 5 })
+    ));
+    let p = kuuid::try_prefix(0u64).unwrap();
+    assert_eq!(
+        Kuuid::from_parts(p, &[1, 2, 3]),
+        Err(Error::WordCount {
+            expected: 4,
+            found: 3
+        })
+    );
+    assert_eq!(
+        Kuuid1::from_parts(p, &[]),
+        Err(Error::WordCount {
+            expected: 1,
+            found: 0
+        })
+    );
+    assert_eq!(
+        kuuid::id().encode_to(&mut [0u8; 10]),
+        Err(Error::BufferTooSmall {
+            needed: 32,
+            found: 10
+        })
+    );
+    assert_eq!(
+        KeyRange::new(Layout::SECONDS, 2000u64, 1000u64),
+        Err(Error::InvertedRange)
+    );
+    assert!(matches!(
+        KeyRange::new(Layout::MILLIS, 0u64, u64::MAX),
+        Err(Error::Time(TimeError::OutOfRange { .. }))
+    ));
+    let mut g = kuuid::Generator::fast();
+    let err = g.write_lines(0, 1, std::io::sink()).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+}
+
+proptest! {
+    /// Arbitrary bytes never panic, and what parses re-encodes to itself.
+    #[test]
+    fn arbitrary_bytes_parse_or_fail_cleanly(bytes in proptest::collection::vec(any::<u8>(), 0..40)) {
+        if let Ok(id) = AnyKuuid::parse_bytes(&bytes) {
+            prop_assert_eq!(id.as_bytes(), &bytes[..]);
+            let words = id.random_words();
+            let len = id.len();
+            let again = match len {
+                14 => AnyKuuid::from(Kuuid1::from_parts(id.prefix(), &words).unwrap()),
+                20 => AnyKuuid::from(ShortKuuid::from_parts(id.prefix(), &words).unwrap()),
+                26 => AnyKuuid::from(Kuuid3::from_parts(id.prefix(), &words).unwrap()),
+                _ => AnyKuuid::from(Kuuid::from_parts(id.prefix(), &words).unwrap()),
+            };
+            prop_assert_eq!(again, id);
+        }
+    }
+
+    /// Alphabet-only text of every id length: parses exactly when each group
+    /// is at most `4gfFC3`, and agrees with the typed parsers.
+    #[test]
+    fn alphabet_text_parses_iff_groups_fit(s in "[0-9A-Za-z]{8}([0-5][0-9A-Za-z]{5}){1,4}") {
+        let fits = s.as_bytes()[8..].chunks(6).all(|g| g <= b"4gfFC3".as_slice());
+        let any = AnyKuuid::parse_bytes(s.as_bytes());
+        prop_assert_eq!(any.is_ok(), fits);
+        if s.len() == 32 {
+            prop_assert_eq!(s.parse::<Kuuid>().is_ok(), fits);
+        }
+        if let Err(ParseError::GroupOverflow { index }) = any {
+            prop_assert!(&s.as_bytes()[index..index + 6] > b"4gfFC3".as_slice());
+        }
+    }
+
+    /// Parts -> text -> parts is the identity, and the time reads back.
+    #[test]
+    fn parts_roundtrip(words in any::<[u32; 4]>(), ms in 0u64..62u64.pow(8), rev: bool, msp: bool) {
+        let layout = Layout::from_flags(msp, rev);
+        let prefix = layout.prefix(ms).unwrap();
+        let id = Kuuid::from_parts(prefix, &words).unwrap();
+        let back: Kuuid = id.as_str().parse().unwrap();
+        prop_assert_eq!(&*back.random_words(), &words[..]);
+        let expect = if msp { ms } else { ms / 1000 * 1000 };
+        prop_assert_eq!(back.timestamp(layout).as_millis(), expect);
+    }
+
+    /// Byte order of ids is numeric order of (prefix, words).
+    #[test]
+    fn byte_order_is_numeric_order(a in any::<(u32, [u32; 4])>(), b in any::<(u32, [u32; 4])>()) {
+        let p = |v: u32| Layout::MILLIS.prefix(u64::from(v)).unwrap();
+        let ia = Kuuid::from_parts(p(a.0), &a.1).unwrap();
+        let ib = Kuuid::from_parts(p(b.0), &b.1).unwrap();
+        prop_assert_eq!(ia.cmp(&ib), a.cmp(&b));
+    }
+}
