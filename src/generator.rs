@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::io::{self, Write};
 
 use crate::Error;
-use crate::engine::{self, GROUP_LEN, PREFIX_LEN};
+use crate::engine::{self, GROUP_LEN, Isa, IsaError, PREFIX_LEN};
 use crate::id::{AnyKuuid, Id, Kuuid, MAX_GROUPS, MAX_LEN, RandomPart};
 use crate::layout::{Layout, Prefix};
 use crate::rng::{Rng, RngKind};
@@ -39,6 +39,8 @@ pub struct Generator {
     layout: Layout,
     /// A fixed prefix from [`Generator::at`]; `None` reads the clock.
     fixed: Option<Prefix>,
+    /// A path chosen with [`Generator::with_isa`]; `None` follows the process.
+    isa: Option<Isa>,
 }
 
 impl Generator {
@@ -82,6 +84,7 @@ impl Generator {
             rng: Rng::from_os(kind)?,
             layout: Layout::SECONDS,
             fixed: None,
+            isa: None,
         })
     }
 
@@ -111,6 +114,43 @@ impl Generator {
     pub fn at(mut self, t: impl IntoTimestamp) -> Result<Self, TimeError> {
         self.fixed = Some(self.layout.prefix(t)?);
         Ok(self)
+    }
+
+    /// Runs this generator on a chosen engine path instead of the process's
+    /// (for benchmarks and comparisons); fails if this CPU cannot run it.
+    ///
+    /// ```
+    /// use kuuid::engine::Isa;
+    /// let mut g = kuuid::Generator::fast().with_isa(Isa::Scalar)?;
+    /// assert_eq!(g.isa(), Isa::Scalar);
+    /// assert_eq!(g.generate().as_str().len(), 32);
+    /// # Ok::<(), kuuid::engine::IsaError>(())
+    /// ```
+    pub fn with_isa(mut self, isa: Isa) -> Result<Self, IsaError> {
+        if !isa.is_supported() {
+            return Err(IsaError::Unsupported(isa));
+        }
+        self.isa = Some(isa);
+        Ok(self)
+    }
+
+    /// The engine path this generator runs on.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::Generator::fast().isa(), kuuid::engine::isa());
+    /// ```
+    pub fn isa(&self) -> Isa {
+        self.isa.unwrap_or_else(engine::isa)
+    }
+
+    /// The random number algorithm in use: `"AES-128-CTR"` or `"ChaCha12"`
+    /// (secure, by CPU), or `"xoshiro256++ x8"` (fast).
+    ///
+    /// ```
+    /// assert_eq!(kuuid::Generator::fast().rng_name(), "xoshiro256++ x8");
+    /// ```
+    pub fn rng_name(&self) -> &'static str {
+        self.rng.name()
     }
 
     /// The layout in use.
@@ -253,7 +293,7 @@ impl Generator {
     pub(crate) fn random_part(&mut self, groups: usize) -> Result<RandomPart, Error> {
         check_groups(groups)?;
         let mut words = [0u32; MAX_GROUPS];
-        self.rng.fill_words(&mut words[..groups]);
+        self.rng.fill_words(self.isa(), &mut words[..groups]);
         let mut text = [0u8; GROUP_LEN * MAX_GROUPS];
         for (g, &w) in text.chunks_exact_mut(GROUP_LEN).zip(&words[..groups]) {
             engine::scalar::encode_group(w, g.try_into().expect("6-byte group"));
@@ -273,8 +313,16 @@ impl Generator {
         debug_assert!(count <= BATCH);
         let mut words = [0u32; BATCH * MAX_GROUPS];
         let words = &mut words[..count * groups];
-        self.rng.fill_words(words);
-        engine::encode_ids(prefix.as_bytes(), words, groups, out, stride, count);
+        self.rng.fill_words(self.isa(), words);
+        engine::encode_ids(
+            self.isa,
+            prefix.as_bytes(),
+            words,
+            groups,
+            out,
+            stride,
+            count,
+        );
     }
 }
 
@@ -284,6 +332,7 @@ impl std::fmt::Debug for Generator {
             .field("rng", &self.rng.kind())
             .field("layout", &self.layout)
             .field("fixed", &self.fixed)
+            .field("isa", &self.isa())
             .finish()
     }
 }

@@ -15,7 +15,7 @@ use crate::Error;
 use crate::engine::scalar::DIGIT;
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
 use crate::layout::{Layout, Prefix};
-use crate::parse::{self, ParseError};
+use crate::parse::{self, ManyError, ParseError};
 use crate::time::Timestamp;
 
 /// Most random groups an id can carry (128 bits).
@@ -107,6 +107,81 @@ impl<const LEN: usize> Id<LEN> {
         Ok(Id(bytes))
     }
 
+    /// Parses `out.len()` ids laid out every `stride` bytes of `text` (33 for
+    /// newline-terminated lines) into `out`, strictly; stops at the first bad
+    /// one. 32-character ids are validated in bulk on the SIMD engine.
+    ///
+    /// ```
+    /// let mut text = Vec::new();
+    /// for _ in 0..1000 {
+    ///     text.extend_from_slice(kuuid::id().as_bytes());
+    ///     text.push(b'\n');
+    /// }
+    /// let mut ids = vec![kuuid::Kuuid::default(); 1000];
+    /// kuuid::Kuuid::parse_many(&text, 33, &mut ids)?;
+    /// assert_eq!(ids[999].as_bytes(), &text[999 * 33..999 * 33 + 32]);
+    /// # Ok::<(), kuuid::ManyError>(())
+    /// ```
+    pub fn parse_many(text: &[u8], stride: usize, out: &mut [Self]) -> Result<(), ManyError> {
+        let n = out.len();
+        if n > 0 && stride < LEN {
+            return Err(ManyError {
+                index: 0,
+                error: ParseError::Length {
+                    expected: Self::EXPECTED,
+                    found: stride,
+                },
+            });
+        }
+        // Ids wholly inside `text`; a short last one is a length error.
+        let fits = if text.len() >= LEN {
+            (text.len() - LEN) / stride + 1
+        } else {
+            0
+        };
+        let whole = n.min(fits);
+        let bad = |i: usize| -> ManyError {
+            let start = (i * stride).min(text.len());
+            let end = (start + LEN).min(text.len());
+            let error = Self::parse_bytes(&text[start..end]).expect_err("the engine rejected it");
+            ManyError { index: i, error }
+        };
+        if Self::GROUPS == MAX_GROUPS {
+            const CHUNK: usize = 256;
+            let mut prefixes = [0u64; CHUNK];
+            let mut words = [0u32; CHUNK * MAX_GROUPS];
+            let mut done = 0;
+            while done < whole {
+                let k = (whole - done).min(CHUNK);
+                let chunk = &text[done * stride..];
+                let valid = crate::engine::decode_ids(
+                    None,
+                    chunk,
+                    stride,
+                    &mut prefixes[..k],
+                    &mut words[..k * MAX_GROUPS],
+                );
+                for (j, slot) in out[done..done + valid].iter_mut().enumerate() {
+                    let bytes = &chunk[j * stride..j * stride + LEN];
+                    *slot = Id::from_valid(bytes.try_into().expect("LEN bytes"));
+                }
+                if valid < k {
+                    return Err(bad(done + valid));
+                }
+                done += k;
+            }
+        } else {
+            for (i, slot) in out[..whole].iter_mut().enumerate() {
+                *slot = Self::parse_bytes(&text[i * stride..i * stride + LEN])
+                    .map_err(|error| ManyError { index: i, error })?;
+            }
+        }
+        if whole < n {
+            return Err(bad(whole));
+        }
+        Ok(())
+    }
+
     /// Builds an id from its prefix and exactly [`Self::GROUPS`] random words.
     ///
     /// ```
@@ -124,7 +199,15 @@ impl<const LEN: usize> Id<LEN> {
             });
         }
         let mut bytes = [0u8; LEN];
-        crate::engine::encode_ids(prefix.as_bytes(), words, Self::GROUPS, &mut bytes, LEN, 1);
+        crate::engine::encode_ids(
+            None,
+            prefix.as_bytes(),
+            words,
+            Self::GROUPS,
+            &mut bytes,
+            LEN,
+            1,
+        );
         Ok(Id(bytes))
     }
 

@@ -59,7 +59,7 @@ pub use id::{
 };
 pub use layout::{Layout, Order, Precision, Prefix};
 pub use options::Options;
-pub use parse::ParseError;
+pub use parse::{ManyError, ParseError, ParsedLine, parse_lines};
 pub use range::KeyRange;
 pub use rng::RngKind;
 pub use time::{IntoTimestamp, TimeError, Timestamp};

@@ -1,6 +1,7 @@
-//! The scalar engine against a naive `% 62` reference for every `u32`:
-//! encode, then decode back. Takes seconds in release (`cargo test --release`);
-//! in a debug build it samples a stride of the space instead.
+//! The scalar engine against a naive `% 62` reference for every `u32`.
+//! Takes seconds in release (`cargo test --release`); a debug build samples a
+//! stride of the space instead. Decoding every `u32` back, on every path
+//! including scalar, is in `tests/engine_paths.rs`.
 
 use kuuid::engine::scalar::encode_group;
 use kuuid::engine::{ALPHABET, MAX_GROUP};
@@ -23,10 +24,6 @@ fn check_range(lo: u32, hi: u32, step: u32) -> u64 {
     loop {
         encode_group(x, &mut buf);
         assert_eq!(buf, naive(x), "encode({x})");
-        let mut id = *b"00000000000000";
-        id[8..].copy_from_slice(&buf);
-        let parsed: kuuid::Kuuid1 = kuuid::Kuuid1::parse_bytes(&id).expect("valid group");
-        assert_eq!(parsed.random_words()[0], x, "decode(encode({x}))");
         n += 1;
         match x.checked_add(step) {
             Some(next) if next <= hi => x = next,
@@ -36,7 +33,7 @@ fn check_range(lo: u32, hi: u32, step: u32) -> u64 {
 }
 
 #[test]
-fn every_u32_encodes_and_decodes_like_naive_base62() {
+fn every_u32_encodes_like_naive_base62() {
     // Release: every value. Debug: every 97th (still hits all residues mod 62).
     let step = if cfg!(debug_assertions) { 97 } else { 1 };
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(8)) as u32;

@@ -1,13 +1,26 @@
 //! The base62 engine: turns prefix bytes and random words into id text, and
-//! back.
+//! id text back into words.
 //!
-//! `scalar` is the reference implementation; per-ISA paths (added beside it)
-//! must produce byte-identical output and are tested against it.
+//! Layout (after memchr's `src/arch/`): [`scalar`] is the reference every
+//! other path is tested against; `x86_64/` holds the AVX2 and AVX-512 paths,
+//! `aarch64/` the NEON path. The hot entry points dispatch through atomic
+//! function pointers that start at a `detect` routine: the first call picks
+//! the best path this CPU has (or the one `KUUID_ISA` names) and stores it, so
+//! later calls are one relaxed load and an indirect call per batch.
 //!
 //! Data flows one way: `clock` and `layout` give the 8-byte prefix, `rng`
 //! gives the words, and this module writes text into the caller's memory.
 
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 pub mod scalar;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
 
 /// The kuuid alphabet, in ASCII order so that byte order is numeric order.
 pub const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -21,9 +34,286 @@ pub const PREFIX_LIMIT: u64 = 62u64.pow(8);
 /// The largest value a group may hold (`4gfFC3`).
 pub const MAX_GROUP: u64 = u32::MAX as u64;
 
-/// Encodes `count` ids into `out` with the given stride (see [`scalar::encode_ids`]).
+/// An implementation of the engine for one instruction set.
+///
+/// ```
+/// use kuuid::engine::Isa;
+/// assert!(Isa::Scalar.is_supported());
+/// assert!(Isa::available().contains(&kuuid::engine::isa()));
+/// assert_eq!("avx2".parse::<Isa>(), Ok(Isa::Avx2));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Isa {
+    /// Portable Rust: the reference.
+    Scalar,
+    /// x86-64 AVX2: one id per 256-bit register.
+    Avx2,
+    /// x86-64 AVX-512 F+BW+VBMI: two ids per 512-bit register, `vpermb` for ASCII.
+    Avx512,
+    /// aarch64 NEON: two ids per iteration, `tbl` for ASCII, `st3` to interleave.
+    Neon,
+}
+
+/// Every path there is, best last.
+const ALL: [Isa; 4] = [Isa::Scalar, Isa::Neon, Isa::Avx2, Isa::Avx512];
+
+impl Isa {
+    /// The name `KUUID_ISA` takes.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::engine::Isa::Avx512.name(), "avx512");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Isa::Scalar => "scalar",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+            Isa::Neon => "neon",
+        }
+    }
+
+    /// Whether this build has the path and this CPU can run it.
+    ///
+    /// ```
+    /// assert!(kuuid::engine::Isa::Scalar.is_supported());
+    /// ```
+    pub fn is_supported(self) -> bool {
+        match self {
+            Isa::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => x86_64::avx2::is_supported(),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => x86_64::avx512::is_supported(),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Isa::Neon => aarch64::neon::is_supported(),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The paths this CPU can run, scalar first, best last.
+    ///
+    /// ```
+    /// let paths = kuuid::engine::Isa::available();
+    /// assert_eq!(paths[0], kuuid::engine::Isa::Scalar);
+    /// ```
+    pub fn available() -> Vec<Isa> {
+        ALL.into_iter().filter(|i| i.is_supported()).collect()
+    }
+
+    /// The fastest path this CPU can run.
+    ///
+    /// ```
+    /// assert!(kuuid::engine::Isa::best().is_supported());
+    /// ```
+    pub fn best() -> Isa {
+        *Isa::available().last().expect("scalar is always available")
+    }
+
+    /// The path `KUUID_ISA` asks for: `None` when unset or empty, an error
+    /// when it names no path or one this CPU cannot run.
+    ///
+    /// ```
+    /// // In a process started without KUUID_ISA:
+    /// # if std::env::var_os("KUUID_ISA").is_none() {
+    /// assert_eq!(kuuid::engine::Isa::from_env(), Ok(None));
+    /// # }
+    /// ```
+    pub fn from_env() -> Result<Option<Isa>, IsaError> {
+        match std::env::var("KUUID_ISA") {
+            Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(std::env::VarError::NotUnicode(v)) => {
+                Err(IsaError::Unknown(v.to_string_lossy().into_owned()))
+            }
+            Ok(v) if v.trim().is_empty() => Ok(None),
+            Ok(v) => {
+                let isa: Isa = v.trim().parse()?;
+                if isa.is_supported() {
+                    Ok(Some(isa))
+                } else {
+                    Err(IsaError::Unsupported(isa))
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Isa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Isa {
+    type Err = IsaError;
+
+    fn from_str(s: &str) -> Result<Self, IsaError> {
+        match s.to_ascii_lowercase().as_str() {
+            "scalar" => Ok(Isa::Scalar),
+            "avx2" => Ok(Isa::Avx2),
+            "avx512" => Ok(Isa::Avx512),
+            "neon" => Ok(Isa::Neon),
+            "sse41" | "sse4.1" => Err(IsaError::NotBuilt("sse41")),
+            _ => Err(IsaError::Unknown(s.to_owned())),
+        }
+    }
+}
+
+/// A path that cannot be used.
+///
+/// ```
+/// use kuuid::engine::{Isa, IsaError};
+/// assert!(matches!("mmx".parse::<Isa>(), Err(IsaError::Unknown(_))));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IsaError {
+    /// Not one of `scalar`, `avx2`, `avx512`, `neon`.
+    Unknown(String),
+    /// A path this CPU (or this target) cannot run.
+    Unsupported(Isa),
+    /// A path that was measured and left out of the crate.
+    NotBuilt(&'static str),
+}
+
+impl fmt::Display for IsaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IsaError::Unknown(s) => write!(
+                f,
+                "KUUID_ISA={s:?} names no engine path (expected scalar, avx2, avx512 or neon)"
+            ),
+            IsaError::Unsupported(isa) => write!(
+                f,
+                "KUUID_ISA={isa}: this CPU cannot run the {isa} path (available: {})",
+                Isa::available()
+                    .iter()
+                    .map(|i| i.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            IsaError::NotBuilt(name) => write!(
+                f,
+                "KUUID_ISA={name}: there is no {name} path (it measured too close to scalar to earn its place)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IsaError {}
+
+/// The path this process uses: `KUUID_ISA` if it names a path this CPU runs,
+/// else the best one. A bad `KUUID_ISA` falls back to the best path here; the
+/// CLI checks [`Isa::from_env`] first and refuses to run with one.
+///
+/// ```
+/// println!("engine path: {}", kuuid::engine::isa());
+/// ```
+pub fn isa() -> Isa {
+    static ACTIVE: OnceLock<Isa> = OnceLock::new();
+    *ACTIVE.get_or_init(|| Isa::from_env().ok().flatten().unwrap_or_else(Isa::best))
+}
+
+/// Why an engine call was refused: the path, or the buffers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EngineError {
+    /// The path cannot run here.
+    Isa(IsaError),
+    /// Groups outside 1 to 4, a stride shorter than an id, or buffers too
+    /// short for `count` ids.
+    Shape(&'static str),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Isa(e) => e.fmt(f),
+            EngineError::Shape(what) => write!(f, "engine call refused: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Batch encoder of 4-group ids. Callers guarantee: `words` has `4 * count`
+/// readable `u32`s, `out` has `(count - 1) * stride + 32` writable bytes,
+/// `stride >= 32`.
+type Encode4 = unsafe fn(&[u8; PREFIX_LEN], *const u32, *mut u8, usize, usize);
+
+/// The 4-group encoder for a path.
+fn encode4_fn(isa: Isa) -> Encode4 {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => x86_64::avx2::encode4,
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => x86_64::avx512::encode4,
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Isa::Neon => aarch64::neon::encode4,
+        _ => scalar::encode4_raw,
+    }
+}
+
+static ENCODE4: AtomicPtr<()> = AtomicPtr::new(detect_encode4 as *mut ());
+
+/// First call: pick the path, store it, and run it.
+///
+/// # Safety
+/// As [`Encode4`].
+unsafe fn detect_encode4(
+    prefix: &[u8; PREFIX_LEN],
+    words: *const u32,
+    out: *mut u8,
+    stride: usize,
+    count: usize,
+) {
+    let f = encode4_fn(isa());
+    ENCODE4.store(f as *mut (), Ordering::Relaxed);
+    // SAFETY: forwarded unchanged from our caller, who upholds `Encode4`.
+    unsafe { f(prefix, words, out, stride, count) }
+}
+
+/// Checks the shape of a batch; on success the `Encode4` contract holds.
+fn check_shape(
+    words: &[u32],
+    groups: usize,
+    out: &[u8],
+    stride: usize,
+    count: usize,
+) -> Result<(), EngineError> {
+    if !(1..=4).contains(&groups) {
+        return Err(EngineError::Shape("groups must be 1 to 4"));
+    }
+    let len = PREFIX_LEN + GROUP_LEN * groups;
+    if count == 0 {
+        return Ok(());
+    }
+    if stride < len {
+        return Err(EngineError::Shape("stride is shorter than an id"));
+    }
+    if words.len() / groups < count {
+        return Err(EngineError::Shape("too few words for count ids"));
+    }
+    match (count - 1)
+        .checked_mul(stride)
+        .and_then(|n| n.checked_add(len))
+    {
+        Some(need) if need <= out.len() => Ok(()),
+        _ => Err(EngineError::Shape("output too short for count ids")),
+    }
+}
+
+/// Encodes `count` ids into `out` (id `i` at `out[i * stride..]`) on the
+/// active path; bytes between ids are left alone.
+///
+/// # Panics
+/// If the shape is wrong (a bug in this crate: every caller sizes its buffers).
+/// `on` picks a path the caller has checked is supported; `None` uses the
+/// process-wide choice through the dispatch pointer.
 #[inline]
 pub(crate) fn encode_ids(
+    on: Option<Isa>,
     prefix: &[u8; PREFIX_LEN],
     words: &[u32],
     groups: usize,
@@ -31,5 +321,189 @@ pub(crate) fn encode_ids(
     stride: usize,
     count: usize,
 ) {
-    scalar::encode_ids(prefix, words, groups, out, stride, count);
+    check_shape(words, groups, out, stride, count).expect("engine batch shape");
+    if groups == 4 && count > 0 {
+        let f = match on {
+            Some(isa) => {
+                debug_assert!(isa.is_supported());
+                encode4_fn(isa)
+            }
+            None => {
+                let ptr = ENCODE4.load(Ordering::Relaxed);
+                // SAFETY: ENCODE4 only ever holds `detect_encode4` or a value of
+                // `encode4_fn`, all of type `Encode4`, stored as `*mut ()`.
+                unsafe { std::mem::transmute::<*mut (), Encode4>(ptr) }
+            }
+        };
+        // SAFETY: check_shape proved the `Encode4` contract for these slices.
+        unsafe { f(prefix, words.as_ptr(), out.as_mut_ptr(), stride, count) }
+    } else {
+        scalar::encode_ids(prefix, words, groups, out, stride, count);
+    }
+}
+
+/// Encodes on a chosen path (for tests, fuzzing and benchmarks); the same
+/// contract as the internal batch encoder, checked.
+///
+/// ```
+/// use kuuid::engine::{encode_with, Isa};
+/// let words = [0, 1, 2, u32::MAX];
+/// let mut out = [0u8; 32];
+/// for isa in Isa::available() {
+///     encode_with(isa, b"001eVnWK", &words, 4, &mut out, 32, 1)?;
+///     assert_eq!(&out, b"001eVnWK0000000000010000024gfFC3");
+/// }
+/// # Ok::<(), kuuid::engine::EngineError>(())
+/// ```
+pub fn encode_with(
+    isa: Isa,
+    prefix: &[u8; PREFIX_LEN],
+    words: &[u32],
+    groups: usize,
+    out: &mut [u8],
+    stride: usize,
+    count: usize,
+) -> Result<(), EngineError> {
+    if !isa.is_supported() {
+        return Err(EngineError::Isa(IsaError::Unsupported(isa)));
+    }
+    check_shape(words, groups, out, stride, count)?;
+    if groups == 4 && count > 0 {
+        // SAFETY: the path is supported on this CPU, and check_shape proved
+        // the `Encode4` contract.
+        unsafe { encode4_fn(isa)(prefix, words.as_ptr(), out.as_mut_ptr(), stride, count) }
+    } else {
+        scalar::encode_ids(prefix, words, groups, out, stride, count);
+    }
+    Ok(())
+}
+
+/// Batch decoder of 4-group ids; returns how many leading ids were valid.
+/// Callers guarantee: `text` has `(count - 1) * stride + 32` readable bytes,
+/// `prefixes` `count` writable `u64`s, `words` `4 * count` writable `u32`s,
+/// `count >= 1`, `stride >= 32`.
+type Decode4 = unsafe fn(*const u8, usize, usize, *mut u64, *mut u32) -> usize;
+
+/// The 4-group decoder for a path (NEON decodes with scalar: see `aarch64/`).
+fn decode4_fn(isa: Isa) -> Decode4 {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => x86_64::avx2::decode4,
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => x86_64::avx512::decode4,
+        _ => scalar::decode4_raw,
+    }
+}
+
+static DECODE4: AtomicPtr<()> = AtomicPtr::new(detect_decode4 as *mut ());
+
+/// First call: pick the path, store it, and run it.
+///
+/// # Safety
+/// As [`Decode4`].
+unsafe fn detect_decode4(
+    text: *const u8,
+    stride: usize,
+    count: usize,
+    prefixes: *mut u64,
+    words: *mut u32,
+) -> usize {
+    let f = decode4_fn(isa());
+    DECODE4.store(f as *mut (), Ordering::Relaxed);
+    // SAFETY: forwarded unchanged from our caller, who upholds `Decode4`.
+    unsafe { f(text, stride, count, prefixes, words) }
+}
+
+/// Checks a decode batch's shape; on success the `Decode4` contract holds.
+fn check_decode_shape(
+    text: &[u8],
+    stride: usize,
+    prefixes: &[u64],
+    words: &[u32],
+) -> Result<(), EngineError> {
+    let count = prefixes.len();
+    if count == 0 {
+        return Ok(());
+    }
+    if stride < PREFIX_LEN + 4 * GROUP_LEN {
+        return Err(EngineError::Shape("stride is shorter than an id"));
+    }
+    if words.len() / 4 < count {
+        return Err(EngineError::Shape("too few words for count ids"));
+    }
+    match (count - 1)
+        .checked_mul(stride)
+        .and_then(|n| n.checked_add(PREFIX_LEN + 4 * GROUP_LEN))
+    {
+        Some(need) if need <= text.len() => Ok(()),
+        _ => Err(EngineError::Shape("text too short for count ids")),
+    }
+}
+
+/// Decodes `prefixes.len()` 32-character ids at `text[i * stride..]` on the
+/// active path (`on` overrides it, as in [`encode_ids`]); returns how many
+/// leading ids were valid (all of them, or the index of the first bad one).
+///
+/// # Panics
+/// If the shape is wrong (a bug in this crate: every caller sizes its buffers).
+pub(crate) fn decode_ids(
+    on: Option<Isa>,
+    text: &[u8],
+    stride: usize,
+    prefixes: &mut [u64],
+    words: &mut [u32],
+) -> usize {
+    check_decode_shape(text, stride, prefixes, words).expect("engine batch shape");
+    let count = prefixes.len();
+    if count == 0 {
+        return 0;
+    }
+    let f = match on {
+        Some(isa) => decode4_fn(isa),
+        None => {
+            let ptr = DECODE4.load(Ordering::Relaxed);
+            // SAFETY: DECODE4 only ever holds `detect_decode4` or a value of
+            // `decode4_fn`, all of type `Decode4`, stored as `*mut ()`.
+            unsafe { std::mem::transmute::<*mut (), Decode4>(ptr) }
+        }
+    };
+    // SAFETY: check_decode_shape proved the `Decode4` contract.
+    unsafe {
+        f(
+            text.as_ptr(),
+            stride,
+            count,
+            prefixes.as_mut_ptr(),
+            words.as_mut_ptr(),
+        )
+    }
+}
+
+/// Decodes on a chosen path (for tests, fuzzing and benchmarks): validates
+/// `prefixes.len()` 32-character ids laid out every `stride` bytes, writes
+/// their prefix values and random words, and returns how many leading ids
+/// were valid.
+///
+/// ```
+/// use kuuid::engine::{decode_with, Isa};
+/// let text = b"001eVnWK0000000000010000024gfFC3\n001eVnWK0000000000010000024gfFC4\n";
+/// for isa in Isa::available() {
+///     let (mut p, mut w) = ([0u64; 2], [0u32; 8]);
+///     assert_eq!(decode_with(isa, text, 33, &mut p, &mut w)?, 1);
+///     assert_eq!(&w[..4], &[0, 1, 2, u32::MAX]);
+/// }
+/// # Ok::<(), kuuid::engine::EngineError>(())
+/// ```
+pub fn decode_with(
+    isa: Isa,
+    text: &[u8],
+    stride: usize,
+    prefixes: &mut [u64],
+    words: &mut [u32],
+) -> Result<usize, EngineError> {
+    if !isa.is_supported() {
+        return Err(EngineError::Isa(IsaError::Unsupported(isa)));
+    }
+    check_decode_shape(text, stride, prefixes, words)?;
+    Ok(decode_ids(Some(isa), text, stride, prefixes, words))
 }

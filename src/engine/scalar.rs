@@ -153,3 +153,99 @@ pub(crate) fn encode_ids(
         }
     }
 }
+
+/// [`encode_ids`] for 4 groups behind the raw-pointer signature the
+/// dispatcher stores, so scalar is one of the dispatch targets.
+///
+/// # Safety
+/// `words` has `4 * count` readable `u32`s; `out` has
+/// `(count - 1) * stride + 32` writable bytes; `count >= 1`; `stride >= 32`.
+pub(crate) unsafe fn encode4_raw(
+    prefix: &[u8; PREFIX_LEN],
+    words: *const u32,
+    out: *mut u8,
+    stride: usize,
+    count: usize,
+) {
+    // SAFETY: the lengths are the caller's contract, and the two regions do
+    // not overlap (one is a `&[u32]`, the other a `&mut [u8]` in the caller).
+    let (words, out) = unsafe {
+        (
+            std::slice::from_raw_parts(words, 4 * count),
+            std::slice::from_raw_parts_mut(out, (count - 1) * stride + PREFIX_LEN + 4 * GROUP_LEN),
+        )
+    };
+    encode_ids(prefix, words, 4, out, stride, count);
+}
+
+/// Decodes `count` 4-group ids at `text[i * stride..]` into prefix values and
+/// words, stopping at the first invalid id; returns how many were valid.
+pub(crate) fn decode_ids(
+    text: &[u8],
+    stride: usize,
+    prefixes: &mut [u64],
+    words: &mut [u32],
+) -> usize {
+    for (i, (p, w)) in prefixes
+        .iter_mut()
+        .zip(words.chunks_exact_mut(4))
+        .enumerate()
+    {
+        match decode_id(
+            &text[i * stride..i * stride + PREFIX_LEN + 4 * GROUP_LEN],
+            w,
+        ) {
+            Ok(v) => *p = v,
+            Err(_) => return i,
+        }
+    }
+    prefixes.len()
+}
+
+/// [`decode_ids`] behind the raw-pointer signature the dispatcher stores.
+///
+/// # Safety
+/// `text` has `(count - 1) * stride + 32` readable bytes, `prefixes` `count`
+/// writable `u64`s, `words` `4 * count` writable `u32`s; `count >= 1`.
+pub(crate) unsafe fn decode4_raw(
+    text: *const u8,
+    stride: usize,
+    count: usize,
+    prefixes: *mut u64,
+    words: *mut u32,
+) -> usize {
+    // SAFETY: lengths from the caller's contract; the three regions come from
+    // distinct borrows in the caller, so they do not overlap.
+    let (text, prefixes, words) = unsafe {
+        (
+            std::slice::from_raw_parts(text, (count - 1) * stride + PREFIX_LEN + 4 * GROUP_LEN),
+            std::slice::from_raw_parts_mut(prefixes, count),
+            std::slice::from_raw_parts_mut(words, 4 * count),
+        )
+    };
+    decode_ids(text, stride, prefixes, words)
+}
+
+#[cfg(test)]
+mod tests {
+    /// `sqdmulh` as NEON computes it: `(2 * a * b) >> bits`, saturated.
+    fn sqdmulh(a: i64, b: i64, bits: u32) -> i64 {
+        ((2 * a * b) >> bits).min((1 << (bits - 1)) - 1)
+    }
+
+    /// The NEON path's division constants, checked here so the proof runs on
+    /// every host (and again natively under qemu via the path tests).
+    #[test]
+    fn neon_division_constants_are_exact() {
+        for y in 0..3844i64 {
+            assert_eq!(sqdmulh(y, 16913, 16) >> 5, y / 62, "y = {y}");
+        }
+        let step = if cfg!(debug_assertions) { 997 } else { 1 };
+        let mut x = 0u64;
+        while x <= u64::from(u32::MAX) {
+            let q = sqdmulh((x >> 2) as i64, 1_144_132_808, 32) >> 9;
+            assert_eq!(q as u64, x / 3844, "x = {x}");
+            x += step;
+        }
+    }
+}

@@ -7,6 +7,8 @@ mod secure;
 
 use std::fmt;
 
+use crate::engine::Isa;
+
 pub(crate) use fast::FastRng;
 pub(crate) use secure::SecureRng;
 
@@ -19,11 +21,13 @@ pub(crate) use secure::SecureRng;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RngKind {
-    /// ChaCha12 keyed from the OS: ids cannot be predicted from earlier ones,
-    /// like npm kuuid's `crypto.randomBytes`. The default.
+    /// A CSPRNG keyed from the OS (AES-128-CTR on CPUs with AES instructions,
+    /// ChaCha12 elsewhere): ids cannot be predicted from earlier ones, like
+    /// npm kuuid's `crypto.randomBytes`. The default.
     #[default]
     Secure,
-    /// xoshiro256++ seeded from the OS: faster, but its state can be recovered
+    /// Eight interleaved xoshiro256++ streams seeded from the OS: faster, but
+    /// their state can be recovered
     /// from a few ids, so later ids are predictable. For test data and bulk
     /// loads, not for ids that must be unguessable.
     Fast,
@@ -32,8 +36,8 @@ pub enum RngKind {
 impl fmt::Display for RngKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            RngKind::Secure => "secure (ChaCha12)",
-            RngKind::Fast => "fast (xoshiro256++)",
+            RngKind::Secure => "secure",
+            RngKind::Fast => "fast",
         })
     }
 }
@@ -63,11 +67,21 @@ impl Rng {
     }
 
     /// Fills `out` with uniformly random words.
+    /// The algorithm behind this generator.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Rng::Secure(r) => r.name(),
+            Rng::Fast(_) => "xoshiro256++ x8",
+        }
+    }
+
+    /// Fills `out` with uniformly random words; `isa` (supported here) picks
+    /// the fast engine's vector variant.
     #[inline]
-    pub(crate) fn fill_words(&mut self, out: &mut [u32]) {
+    pub(crate) fn fill_words(&mut self, isa: Isa, out: &mut [u32]) {
         match self {
             Rng::Secure(r) => r.fill_words(out),
-            Rng::Fast(r) => r.fill_words(out),
+            Rng::Fast(r) => r.fill_words(isa, out),
         }
     }
 }

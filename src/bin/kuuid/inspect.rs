@@ -23,8 +23,10 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
     let layout = a.layout.layout();
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut bad = 0u64;
-    let mut one = |text: &[u8], out: &mut dyn Write| -> io::Result<()> {
-        match AnyKuuid::parse_bytes(text) {
+    let mut report = |text: &[u8],
+                      result: Result<AnyKuuid, kuuid::ParseError>,
+                      out: &mut dyn Write| {
+        match result {
             Ok(id) => describe(&id, layout, a.json, out),
             Err(e) => {
                 bad += 1;
@@ -34,18 +36,39 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
         }
     };
     if a.ids.is_empty() {
+        // Read in large chunks; parse the complete lines of each (runs of
+        // 32-character lines are validated in bulk), carry the partial last line.
         let mut input = io::stdin().lock();
-        let mut line = Vec::with_capacity(64);
-        while input.read_until(b'\n', &mut line)? > 0 {
-            let text = line.trim_ascii();
-            if !text.is_empty() {
-                one(text, &mut out)?;
+        let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
+        loop {
+            let chunk = input.fill_buf()?;
+            let eof = chunk.is_empty();
+            buf.extend_from_slice(chunk);
+            let n = chunk.len();
+            input.consume(n);
+            let complete = if eof {
+                buf.len()
+            } else {
+                match buf.iter().rposition(|&b| b == b'\n') {
+                    Some(p) if buf.len() >= 1 << 16 => p + 1,
+                    _ => continue,
+                }
+            };
+            for line in kuuid::parse_lines(&buf[..complete]) {
+                report(line.text, line.id, &mut out)?;
             }
-            line.clear();
+            buf.drain(..complete);
+            if eof {
+                break;
+            }
         }
     } else {
         for id in &a.ids {
-            one(id.as_bytes(), &mut out)?;
+            report(
+                id.as_bytes(),
+                AnyKuuid::parse_bytes(id.as_bytes()),
+                &mut out,
+            )?;
         }
     }
     out.flush()?;

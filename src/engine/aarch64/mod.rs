@@ -1,0 +1,4 @@
+//! aarch64 paths.
+
+#[cfg(target_endian = "little")]
+pub(crate) mod neon;

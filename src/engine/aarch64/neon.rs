@@ -1,0 +1,128 @@
+//! NEON: two ids per iteration.
+//!
+//! NEON has what x86 lacks, a 32-bit multiply-high (`sqdmulh`), so the pairs
+//! come from exact division rather than fixed point:
+//! `x / 3844 = sqdmulh(x >> 2, 1144132808) >> 9` for every `u32`, and
+//! `y / 62 = sqdmulh(y, 16913) >> 5` for every `y < 3844` (both checked
+//! exhaustively by `engine::scalar`'s tests). `tbl` over the 64-byte alphabet
+//! maps digits to ASCII, and `st3` interleaves the three pairs of each word
+//! on the way to memory.
+
+use std::arch::aarch64::*;
+
+use crate::engine::{ALPHABET, PREFIX_LEN};
+
+pub(crate) fn is_supported() -> bool {
+    std::arch::is_aarch64_feature_detected!("neon")
+}
+
+/// The alphabet padded to 64 bytes for `tbl` (digits are < 62).
+const TABLE: [u8; 64] = {
+    let mut t = [b'0'; 64];
+    let mut i = 0;
+    while i < 62 {
+        t[i] = ALPHABET[i];
+        i += 1;
+    }
+    t
+};
+
+/// `x / 3844` for every `u32` lane.
+#[inline(always)]
+fn div3844(x: uint32x4_t) -> uint32x4_t {
+    // SAFETY: pure register arithmetic; NEON is enabled in every caller.
+    unsafe {
+        let q = vqdmulhq_s32(
+            vreinterpretq_s32_u32(vshrq_n_u32(x, 2)),
+            vdupq_n_s32(1_144_132_808),
+        );
+        vshrq_n_u32(vreinterpretq_u32_s32(q), 9)
+    }
+}
+
+/// The three base-3844 pairs of 8 words, as 16-bit lanes (words 0..4 in the
+/// low half, 4..8 in the high half).
+#[inline(always)]
+fn pairs(x0: uint32x4_t, x1: uint32x4_t) -> [uint16x8_t; 3] {
+    // SAFETY: pure register arithmetic; NEON is enabled in every caller.
+    unsafe {
+        let (q0, q1) = (div3844(x0), div3844(x1));
+        let (a0, a1) = (div3844(q0), div3844(q1));
+        let c0 = vmlsq_n_u32(x0, q0, 3844);
+        let c1 = vmlsq_n_u32(x1, q1, 3844);
+        let b0 = vmlsq_n_u32(q0, a0, 3844);
+        let b1 = vmlsq_n_u32(q1, a1, 3844);
+        [
+            vmovn_high_u32(vmovn_u32(a0), a1),
+            vmovn_high_u32(vmovn_u32(b0), b1),
+            vmovn_high_u32(vmovn_u32(c0), c1),
+        ]
+    }
+}
+
+/// Pairs `y < 3844` to two ASCII digits each (`y / 62` in the low byte).
+#[inline(always)]
+fn ascii(y: uint16x8_t, table: uint8x16x4_t) -> uint16x8_t {
+    // SAFETY: pure register arithmetic; NEON is enabled in every caller.
+    unsafe {
+        let hi = vshrq_n_u16(
+            vreinterpretq_u16_s16(vqdmulhq_s16(vreinterpretq_s16_u16(y), vdupq_n_s16(16913))),
+            5,
+        );
+        // (y << 8) + hi * (1 - 62 * 256) = (y % 62) << 8 | y / 62, mod 2^16.
+        let d = vmlaq_n_u16(vshlq_n_u16(y, 8), hi, (1u16).wrapping_sub(62 * 256));
+        vreinterpretq_u16_u8(vqtbl4q_u8(table, vreinterpretq_u8_u16(d)))
+    }
+}
+
+/// Encodes `count` 4-group ids.
+///
+/// # Safety
+/// The CPU supports NEON; `words` has `4 * count` readable `u32`s; `out`
+/// has `(count - 1) * stride + 32` writable bytes; `stride >= 32`.
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn encode4(
+    prefix: &[u8; PREFIX_LEN],
+    words: *const u32,
+    out: *mut u8,
+    stride: usize,
+    count: usize,
+) {
+    // SAFETY: TABLE is 64 bytes.
+    let table = unsafe { vld1q_u8_x4(TABLE.as_ptr()) };
+    let prefix_v = vcreate_u8(u64::from_le_bytes(*prefix));
+    let mut i = 0;
+    while i < count {
+        // Two ids per round; a lone last id reads its own 4 words twice.
+        let second = if i + 1 < count { 4 } else { 0 };
+        // SAFETY: words[4i..4i+4] and words[4i+second..+4] are within the
+        // caller's 4 * count words.
+        let (x0, x1) = unsafe {
+            (
+                vld1q_u32(words.add(4 * i)),
+                vld1q_u32(words.add(4 * i + second)),
+            )
+        };
+        let [a, b, c] = pairs(x0, x1);
+        let (a, b, c) = (ascii(a, table), ascii(b, table), ascii(c, table));
+        // SAFETY: id i occupies out[i*stride..+32], within the caller's buffer;
+        // st3 writes the 24 digit bytes after the 8 prefix bytes.
+        unsafe {
+            let dst = out.add(i * stride);
+            vst1_u8(dst, prefix_v);
+            vst3_u16(
+                dst.add(PREFIX_LEN).cast(),
+                uint16x4x3_t(vget_low_u16(a), vget_low_u16(b), vget_low_u16(c)),
+            );
+            if second != 0 {
+                let dst = out.add((i + 1) * stride);
+                vst1_u8(dst, prefix_v);
+                vst3_u16(
+                    dst.add(PREFIX_LEN).cast(),
+                    uint16x4x3_t(vget_high_u16(a), vget_high_u16(b), vget_high_u16(c)),
+                );
+            }
+        }
+        i += 2;
+    }
+}

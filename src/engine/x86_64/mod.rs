@@ -1,0 +1,5 @@
+//! x86-64 paths. Each module has `is_supported()` (runtime CPUID check) and
+//! `encode4` with the dispatcher's raw-pointer contract.
+
+pub(crate) mod avx2;
+pub(crate) mod avx512;
