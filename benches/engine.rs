@@ -78,6 +78,98 @@ fn bulk(c: &mut Criterion) {
     g.finish();
 }
 
+fn decode(c: &mut Criterion) {
+    // 32 Ki ids: 1 MiB of text, L2-resident here.
+    const N: usize = 32 * 1024;
+    let mut g = c.benchmark_group("decode");
+    let mut ids = vec![Kuuid::default(); N];
+    Generator::fast().fill(&mut ids);
+    let mut text = Vec::with_capacity(N * 33);
+    for id in &ids {
+        text.extend_from_slice(id.as_bytes());
+        text.push(b'\n');
+    }
+    let (mut prefixes, mut words) = (vec![0u64; N], vec![0u32; 4 * N]);
+    g.throughput(Throughput::Elements(N as u64));
+    for isa in Isa::available() {
+        g.bench_function(BenchmarkId::new(isa.name(), N), |b| {
+            b.iter(|| {
+                let n = kuuid::engine::decode_with(
+                    isa,
+                    black_box(&text),
+                    33,
+                    &mut prefixes,
+                    &mut words,
+                )
+                .unwrap();
+                assert_eq!(n, N);
+            })
+        });
+    }
+    let mut back = vec![Kuuid::default(); N];
+    g.bench_function(BenchmarkId::new("parse_many", N), |b| {
+        b.iter(|| Kuuid::parse_many(black_box(&text), 33, &mut back).unwrap())
+    });
+    g.finish();
+}
+
+/// The candidates for the secure engine (and xoshiro for scale), 4 KiB per
+/// call as the generator draws them: the measurement behind `rng/secure.rs`.
+fn rng(c: &mut Criterion) {
+    use aes::cipher::{BlockCipherEncrypt, KeyInit, KeyIvInit, StreamCipher};
+    use rand_core::{RngCore, SeedableRng};
+    const BYTES: usize = 4096;
+    let mut g = c.benchmark_group("rng");
+    g.throughput(Throughput::Bytes(BYTES as u64));
+    let mut buf = vec![0u8; BYTES];
+    let cipher = aes::Aes128::new(&[7u8; 16].into());
+    let mut counter = 0u64;
+    g.bench_function("aes128-counter-blocks", |b| {
+        b.iter(|| {
+            for blk in buf.chunks_exact_mut(16) {
+                blk[..8].copy_from_slice(&counter.to_le_bytes());
+                blk[8..].copy_from_slice(&0x0123_4567_89ab_cdefu64.to_le_bytes());
+                counter += 1;
+            }
+            let (blocks, _) = aes::cipher::array::Array::slice_as_chunks_mut(&mut buf);
+            cipher.encrypt_blocks(blocks);
+            black_box(&buf);
+        })
+    });
+    let mut c64 = ctr::Ctr64LE::<aes::Aes128>::new(&[7u8; 16].into(), &[0u8; 16].into());
+    g.bench_function("aes128-ctr64le", |b| {
+        b.iter(|| {
+            buf.fill(0);
+            c64.apply_keystream(&mut buf);
+            black_box(&buf);
+        })
+    });
+    let mut c128 = ctr::Ctr128BE::<aes::Aes128>::new(&[7u8; 16].into(), &[0u8; 16].into());
+    g.bench_function("aes128-ctr128be", |b| {
+        b.iter(|| {
+            buf.fill(0);
+            c128.apply_keystream(&mut buf);
+            black_box(&buf);
+        })
+    });
+    let mut c8 = rand_chacha::ChaCha8Rng::from_seed([1; 32]);
+    g.bench_function("chacha8", |b| b.iter(|| c8.fill_bytes(black_box(&mut buf))));
+    let mut c12 = rand_chacha::ChaCha12Rng::from_seed([1; 32]);
+    g.bench_function("chacha12", |b| {
+        b.iter(|| c12.fill_bytes(black_box(&mut buf)))
+    });
+    let mut x = rand_xoshiro::Xoshiro256PlusPlus::from_seed([1; 32]);
+    g.bench_function("xoshiro256pp-scalar", |b| {
+        b.iter(|| {
+            for c in buf.chunks_exact_mut(8) {
+                c.copy_from_slice(&x.next_u64().to_le_bytes());
+            }
+            black_box(&buf);
+        })
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
@@ -85,5 +177,5 @@ fn config() -> Criterion {
         .sample_size(20)
 }
 
-criterion_group! { name = benches; config = config(); targets = encode, bulk }
+criterion_group! { name = benches; config = config(); targets = encode, bulk, decode, rng }
 criterion_main!(benches);

@@ -212,3 +212,75 @@ fn closed_pipe_ends_quietly() {
     assert!(o.status.success());
     assert!(o.stderr.is_empty());
 }
+
+#[test]
+fn bench_runs_every_path_and_reports() {
+    let o = kuuid(&["bench", "-n", "2000", "--rounds", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for isa in kuuid::engine::Isa::available() {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(isa.name()) && l.contains("fill")),
+            "{out}"
+        );
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(isa.name()) && l.contains("decode")),
+            "{out}"
+        );
+    }
+    // Every figure is a positive number.
+    for line in out.lines().skip(2) {
+        let ns: f64 = line
+            .split_whitespace()
+            .rev()
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(ns > 0.0, "{line}");
+    }
+}
+
+#[test]
+fn engine_path_is_named_and_can_be_forced() {
+    let v = stdout(&kuuid(&["--version"]));
+    assert!(
+        v.contains(&format!("engine path: {}", kuuid::engine::isa())),
+        "{v}"
+    );
+    let run = |isa: &str, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_kuuid"))
+            .env("KUUID_ISA", isa)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for isa in kuuid::engine::Isa::available() {
+        let o = run(isa.name(), &["--version"]);
+        assert!(
+            stdout(&o).contains(&format!("engine path: {isa}")),
+            "{}",
+            stdout(&o)
+        );
+        // Forced paths mint valid ids.
+        let o = run(isa.name(), &["-n", "100", "--fast"]);
+        for l in stdout(&o).lines() {
+            l.parse::<kuuid::Kuuid>().unwrap();
+        }
+    }
+    for bad in ["mmx", "sse41"] {
+        let o = run(bad, &[]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert_eq!(stderr(&o).lines().count(), 1);
+        assert!(stderr(&o).contains("KUUID_ISA"), "{}", stderr(&o));
+    }
+    for isa in [kuuid::engine::Isa::Avx512, kuuid::engine::Isa::Neon] {
+        if !isa.is_supported() {
+            let o = run(isa.name(), &[]);
+            assert_eq!(o.status.code(), Some(2));
+            assert!(stderr(&o).contains("cannot run"), "{}", stderr(&o));
+        }
+    }
+}

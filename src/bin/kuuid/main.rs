@@ -2,6 +2,7 @@
 //!
 //! A thin layer over the library: argument parsing and output only.
 
+mod bench;
 mod generate;
 mod inspect;
 mod prefix;
@@ -11,7 +12,7 @@ use std::io;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use kuuid::{Layout, Timestamp};
 
 /// Time-sortable unique document ids (kuuid), byte-compatible with npm kuuid.
@@ -35,6 +36,8 @@ enum Command {
     Inspect(inspect::InspectArgs),
     /// Print the CouchDB startkey/endkey covering a time interval, as JSON.
     Range(range::RangeArgs),
+    /// Measure minting and decoding speed on this CPU, per engine path.
+    Bench(bench::BenchArgs),
 }
 
 /// The prefix's layout switches, shared by every subcommand.
@@ -83,7 +86,28 @@ impl From<kuuid::TimeError> for Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // A KUUID_ISA this CPU cannot honour is refused up front, not ignored.
+    if let Err(e) = kuuid::engine::Isa::from_env() {
+        eprintln!("kuuid: error: {e}");
+        return ExitCode::from(2);
+    }
+    let version = format!(
+        "{} (engine path: {}; available: {})",
+        env!("CARGO_PKG_VERSION"),
+        kuuid::engine::isa(),
+        kuuid::engine::Isa::available()
+            .iter()
+            .map(|i| i.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    // Built once per run; clap wants a 'static string for a computed version.
+    let version: &'static str = Box::leak(version.into_boxed_str());
+    let parsed = Cli::command()
+        .version(version)
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             print!("{e}");
@@ -102,6 +126,7 @@ fn main() -> ExitCode {
         Some(Command::Prefix(a)) => prefix::run(&a),
         Some(Command::Inspect(a)) => inspect::run(&a),
         Some(Command::Range(a)) => range::run(&a),
+        Some(Command::Bench(a)) => bench::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
