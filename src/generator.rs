@@ -1,22 +1,27 @@
 //! [`Generator`]: an RNG engine, a layout and a time source, minting ids in
-//! batches; and the per-thread generator behind the free functions.
+//! batches, optionally strictly monotonic.
 
-use std::cell::RefCell;
 use std::io::{self, Write};
 
 use crate::Error;
-use crate::engine::{self, GROUP_LEN, Isa, IsaError, PREFIX_LEN};
-use crate::id::{AnyKuuid, Id, Kuuid, MAX_GROUPS, MAX_LEN, RandomPart};
-use crate::layout::{Layout, Prefix};
-use crate::rng::{Rng, RngKind};
+use crate::clock::{self, Seen};
+use crate::engine::{self, GROUP_LEN, Isa, IsaError, PREFIX_LEN, PREFIX_LIMIT};
+use crate::id::{Id, Kuuid, MAX_GROUPS};
+use crate::layout::{Layout, Order, Precision, Prefix};
+use crate::rng::{Rng, RngKind, fork};
 use crate::time::{IntoTimestamp, TimeError};
 
 /// Ids minted per batch: words for a batch fit in L1 (256 * 4 * 4 = 4 KiB),
 /// and the clock is read once per batch.
-const BATCH: usize = 256;
+pub(crate) const BATCH: usize = 256;
 
 /// Mints ids: one RNG (secure by default), a [`Layout`], and either the wall
 /// clock or a fixed time.
+///
+/// The clock is the process-wide monotonic one: if the wall clock steps
+/// back, ids keep the newest time any thread has used until it catches up.
+/// After `fork()` (or [`crate::reseed`]) the generator reseeds itself before
+/// its next id, so a child never repeats its parent's ids.
 ///
 /// One generator is not shared between threads (it is `Send`, not `Sync`);
 /// give each thread its own, or use the free functions ([`crate::id`],
@@ -36,15 +41,31 @@ const BATCH: usize = 256;
 /// ```
 pub struct Generator {
     rng: Rng,
+    /// The fork token the RNG was seeded under.
+    token: u64,
     layout: Layout,
     /// A fixed prefix from [`Generator::at`]; `None` reads the clock.
     fixed: Option<Prefix>,
     /// A path chosen with [`Generator::with_isa`]; `None` follows the process.
     isa: Option<Isa>,
+    /// This generator's memo of the process clock.
+    seen: Seen,
+    /// The last prefix built from the clock, to skip re-encoding it.
+    memo: Option<(u64, Prefix)>,
+    /// The last id's prefix value and words, in monotonic mode.
+    monotonic: Option<Option<(u64, [u32; MAX_GROUPS])>>,
+    /// Words drawn ahead for small requests, used from `pool_pos`: one RNG
+    /// call per 256 single ids instead of one each.
+    pool: Box<[u32; POOL]>,
+    pool_pos: usize,
 }
 
+/// Words in the small-request pool.
+const POOL: usize = BATCH * MAX_GROUPS;
+
 impl Generator {
-    /// A generator on the secure engine (ChaCha12 keyed from the OS).
+    /// A generator on the secure engine (AES-128-CTR or ChaCha12, keyed from
+    /// the OS).
     ///
     /// # Panics
     /// If the OS has no randomness to give (`getrandom` fails), which a working
@@ -80,11 +101,18 @@ impl Generator {
     /// # Ok::<(), getrandom::Error>(())
     /// ```
     pub fn new(kind: RngKind) -> Result<Self, getrandom::Error> {
+        let token = fork::token();
         Ok(Generator {
             rng: Rng::from_os(kind)?,
+            token,
             layout: Layout::SECONDS,
             fixed: None,
             isa: None,
+            seen: Seen::default(),
+            memo: None,
+            monotonic: None,
+            pool: Box::new([0; POOL]),
+            pool_pos: POOL,
         })
     }
 
@@ -99,6 +127,7 @@ impl Generator {
     pub fn with_layout(mut self, layout: Layout) -> Self {
         self.layout = layout;
         self.fixed = None;
+        self.memo = None;
         self
     }
 
@@ -114,6 +143,39 @@ impl Generator {
     pub fn at(mut self, t: impl IntoTimestamp) -> Result<Self, TimeError> {
         self.fixed = Some(self.layout.prefix(t)?);
         Ok(self)
+    }
+
+    /// Strictly monotonic mode: every id sorts after the previous one from
+    /// this generator in the layout's order (byte-greater oldest first,
+    /// byte-smaller newest first), even within one second or millisecond.
+    ///
+    /// Within one prefix, the random part of the next id is the previous
+    /// one plus (newest first: minus) a random step of 1 to 2^32, carried
+    /// across groups; if that overflows, the prefix moves one unit forward in
+    /// time and the random part is drawn afresh. It never fails, repeats or
+    /// waits. The order holds per generator: ids from different generators or
+    /// threads interleave by time only. Monotonic ids within one prefix are
+    /// guessable to within 2^32 from their predecessor.
+    ///
+    /// ```
+    /// let mut g = kuuid::Generator::secure().monotonic().at(0u64)?;
+    /// let mut ids = vec![kuuid::Kuuid::default(); 10_000];
+    /// g.fill(&mut ids);
+    /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn monotonic(mut self) -> Self {
+        self.monotonic = Some(None);
+        self
+    }
+
+    /// Whether [`Generator::monotonic`] is on.
+    ///
+    /// ```
+    /// assert!(kuuid::Generator::fast().monotonic().is_monotonic());
+    /// ```
+    pub fn is_monotonic(&self) -> bool {
+        self.monotonic.is_some()
     }
 
     /// Runs this generator on a chosen engine path instead of the process's
@@ -171,16 +233,27 @@ impl Generator {
         self.rng.kind()
     }
 
-    /// The prefix the next id gets: the fixed time's, or now's.
+    /// The prefix the next id gets (unless monotonic mode moves it on): the
+    /// fixed time's, or now's.
     ///
     /// ```
-    /// let g = kuuid::Generator::fast().at(1_514_764_800_000u64)?;
+    /// let mut g = kuuid::Generator::fast().at(1_514_764_800_000u64)?;
     /// assert_eq!(g.prefix().as_str(), "001eVnWK");
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
-    pub fn prefix(&self) -> Prefix {
-        self.fixed
-            .unwrap_or_else(|| self.layout.prefix_now_clamped())
+    pub fn prefix(&mut self) -> Prefix {
+        if let Some(p) = self.fixed {
+            return p;
+        }
+        let units = now_units(self.layout.precision, &mut self.seen);
+        match self.memo {
+            Some((u, p)) if u == units => p,
+            _ => {
+                let p = self.layout.prefix_of_units(units);
+                self.memo = Some((units, p));
+                p
+            }
+        }
     }
 
     /// One 32-character id.
@@ -211,8 +284,9 @@ impl Generator {
     /// assert_eq!(short.as_str().len(), 20);
     /// ```
     pub fn generate_id<const LEN: usize>(&mut self) -> Id<LEN> {
-        let prefix = self.prefix();
-        self.mint(&prefix)
+        let mut id = [Id::<LEN>::default()];
+        self.fill_ids(&mut id);
+        id[0]
     }
 
     /// Fills a caller's slice with ids of any length.
@@ -224,15 +298,8 @@ impl Generator {
     /// ```
     pub fn fill_ids<const LEN: usize>(&mut self, ids: &mut [Id<LEN>]) {
         for chunk in ids.chunks_mut(BATCH) {
-            let prefix = self.prefix();
             let count = chunk.len();
-            self.encode_batch(
-                &prefix,
-                Id::<LEN>::GROUPS,
-                Id::as_flat_bytes_mut(chunk),
-                LEN,
-                count,
-            );
+            self.mint_batch(Id::<LEN>::GROUPS, Id::as_flat_bytes_mut(chunk), LEN, count);
         }
     }
 
@@ -254,18 +321,17 @@ impl Generator {
     ) -> io::Result<()> {
         check_groups(groups).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let line = PREFIX_LEN + GROUP_LEN * groups + 1;
-        // 64 KiB-ish writes: large enough to amortise the syscall, small
-        // enough to stay in L2 while the next batch is encoded.
+        // ~64 KiB writes: large enough to amortise the syscall, small enough
+        // to stay in L2 while the next batch is encoded.
         let per_write = (BATCH * 8) as u64;
         let mut buf = vec![b'\n'; line * per_write as usize];
         let mut left = count;
         while left > 0 {
             let n = left.min(per_write) as usize;
             for chunk in buf[..n * line].chunks_mut(BATCH * line) {
-                let prefix = self.prefix();
                 let ids = chunk.len() / line;
                 // Newlines sit at the end of each stride and are never overwritten.
-                self.encode_batch(&prefix, groups, chunk, line, ids);
+                self.mint_batch(groups, chunk, line, ids);
             }
             out.write_all(&buf[..n * line])?;
             left -= n as u64;
@@ -273,66 +339,193 @@ impl Generator {
         out.flush()
     }
 
-    /// One id of `LEN` bytes under `prefix`.
-    pub(crate) fn mint<const LEN: usize>(&mut self, prefix: &Prefix) -> Id<LEN> {
-        let mut bytes = [0u8; LEN];
-        self.encode_batch(prefix, Id::<LEN>::GROUPS, &mut bytes, LEN, 1);
-        Id::from_valid(bytes)
-    }
-
-    /// One id with a run-time number of groups under `prefix`.
-    pub(crate) fn mint_any(&mut self, prefix: &Prefix, groups: usize) -> Result<AnyKuuid, Error> {
-        check_groups(groups)?;
-        let len = PREFIX_LEN + GROUP_LEN * groups;
-        let mut bytes = [0u8; MAX_LEN];
-        self.encode_batch(prefix, groups, &mut bytes[..len], len, 1);
-        Ok(AnyKuuid::from_valid(&bytes[..len]))
-    }
-
-    /// The random groups alone.
-    pub(crate) fn random_part(&mut self, groups: usize) -> Result<RandomPart, Error> {
-        check_groups(groups)?;
-        let mut words = [0u32; MAX_GROUPS];
-        self.rng.fill_words(self.isa(), &mut words[..groups]);
-        let mut text = [0u8; GROUP_LEN * MAX_GROUPS];
-        for (g, &w) in text.chunks_exact_mut(GROUP_LEN).zip(&words[..groups]) {
-            engine::scalar::encode_group(w, g.try_into().expect("6-byte group"));
+    /// Reseeds if the process token moved (a fork, or [`crate::reseed`]).
+    #[inline]
+    fn check_fork(&mut self) {
+        let t = fork::token();
+        if t != self.token {
+            self.reseed(t);
         }
-        Ok(RandomPart::from_valid(&text[..GROUP_LEN * groups]))
     }
 
-    /// Draws words for `count <= BATCH` ids and encodes them into `out`.
-    fn encode_batch(
-        &mut self,
-        prefix: &Prefix,
-        groups: usize,
-        out: &mut [u8],
-        stride: usize,
-        count: usize,
-    ) {
+    #[cold]
+    fn reseed(&mut self, token: u64) {
+        if let Ok(rng) = Rng::from_os(self.rng.kind()) {
+            self.rng = rng;
+        } else {
+            // No OS randomness in the child: perturb the copied state with the
+            // token, which differs from the parent's.
+            self.rng.perturb(token);
+        }
+        self.token = token;
+        self.pool_pos = POOL;
+    }
+
+    /// Random words: small requests from the pool, large ones straight from
+    /// the RNG.
+    #[inline]
+    fn draw(&mut self, out: &mut [u32]) {
+        let isa = self.isa();
+        if out.len() >= POOL / 4 {
+            self.rng.fill_words(isa, out);
+            return;
+        }
+        if POOL - self.pool_pos < out.len() {
+            self.rng.fill_words(isa, &mut self.pool[..]);
+            self.pool_pos = 0;
+        }
+        out.copy_from_slice(&self.pool[self.pool_pos..self.pool_pos + out.len()]);
+        self.pool_pos += out.len();
+    }
+
+    /// Mints `count <= BATCH` ids of `groups` groups into `out` at `stride`.
+    fn mint_batch(&mut self, groups: usize, out: &mut [u8], stride: usize, count: usize) {
         debug_assert!(count <= BATCH);
-        let mut words = [0u32; BATCH * MAX_GROUPS];
-        let words = &mut words[..count * groups];
-        self.rng.fill_words(self.isa(), words);
-        engine::encode_ids(
-            self.isa,
-            prefix.as_bytes(),
-            words,
-            groups,
-            out,
-            stride,
-            count,
-        );
+        self.check_fork();
+        let prefix = self.prefix();
+        // Single ids need 4 words: skip zeroing a whole batch's buffer for them.
+        let (mut small, mut big);
+        let words: &mut [u32] = if count * groups <= 16 {
+            small = [0u32; 16];
+            &mut small[..count * groups]
+        } else {
+            big = [0u32; BATCH * MAX_GROUPS];
+            &mut big[..count * groups]
+        };
+        self.draw(words);
+        if self.monotonic.is_none() {
+            engine::encode_ids(
+                self.isa,
+                prefix.as_bytes(),
+                words,
+                groups,
+                out,
+                stride,
+                count,
+            );
+            return;
+        }
+        // Monotonic: make each id follow the last, then encode runs that
+        // share a prefix with one engine call each.
+        let mut prefixes = [0u64; BATCH];
+        for (i, w) in words.chunks_exact_mut(groups).enumerate() {
+            prefixes[i] = self.next_monotonic(prefix.value(), w);
+        }
+        let mut start = 0;
+        while start < count {
+            let value = prefixes[start];
+            let end = start
+                + prefixes[start..count]
+                    .iter()
+                    .take_while(|&&v| v == value)
+                    .count();
+            let p = Prefix::from_value(value);
+            engine::encode_ids(
+                self.isa,
+                p.as_bytes(),
+                &words[start * groups..end * groups],
+                groups,
+                &mut out[start * stride..],
+                stride,
+                end - start,
+            );
+            start = end;
+        }
+    }
+
+    /// Turns fresh words `w` under prefix value `now` into the next id of the
+    /// monotonic sequence; returns its prefix value.
+    fn next_monotonic(&mut self, now: u64, w: &mut [u32]) -> u64 {
+        let forward = self.layout.order == Order::Forward;
+        let state = self.monotonic.as_mut().expect("monotonic mode");
+        let Some((last, last_words)) = *state else {
+            *state = Some((now, copy4(w)));
+            return now;
+        };
+        // "Later" in layout order: a larger prefix value oldest first, a
+        // smaller one newest first.
+        let later = if forward { now > last } else { now < last };
+        if later {
+            *state = Some((now, copy4(w)));
+            return now;
+        }
+        let step = u64::from(w[w.len() - 1]) + 1;
+        let mut next = copy4(&last_words);
+        let carried = if forward {
+            add_step(&mut next[..w.len()], step)
+        } else {
+            sub_step(&mut next[..w.len()], step)
+        };
+        let value = match (carried, forward) {
+            (false, _) => {
+                w.copy_from_slice(&next[..w.len()]);
+                last
+            }
+            // The random part is exhausted: one unit forward in time, fresh
+            // words. (At the very end of the range the prefix cannot move;
+            // reaching it takes 2^96 ids in one unit, so it is left saturated.)
+            (true, true) => (last + 1).min(PREFIX_LIMIT - 1),
+            (true, false) => last.saturating_sub(1),
+        };
+        *state = Some((value, copy4(w)));
+        value
+    }
+}
+
+/// The first (up to) four words.
+fn copy4(w: &[u32]) -> [u32; MAX_GROUPS] {
+    let mut out = [0u32; MAX_GROUPS];
+    out[..w.len()].copy_from_slice(w);
+    out
+}
+
+/// Adds `step` to the big-endian number in `w`; true on overflow.
+fn add_step(w: &mut [u32], step: u64) -> bool {
+    let mut carry = step;
+    for x in w.iter_mut().rev() {
+        let s = u64::from(*x) + carry;
+        *x = s as u32;
+        carry = s >> 32;
+        if carry == 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Subtracts `step` from the big-endian number in `w`; true on underflow.
+fn sub_step(w: &mut [u32], step: u64) -> bool {
+    let mut borrow = step;
+    for x in w.iter_mut().rev() {
+        let low = borrow & 0xFFFF_FFFF;
+        let (d, under) = x.overflowing_sub(low as u32);
+        *x = d;
+        borrow = (borrow >> 32) + u64::from(under);
+        if borrow == 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Now in the precision's units, from the process-wide monotonic clock.
+#[inline]
+pub(crate) fn now_units(precision: Precision, seen: &mut Seen) -> u64 {
+    let clock = clock::system();
+    match precision {
+        Precision::Seconds => clock.secs(seen),
+        Precision::Millis => clock.millis(seen),
     }
 }
 
 impl std::fmt::Debug for Generator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Generator")
-            .field("rng", &self.rng.kind())
+            .field("rng", &self.rng.name())
             .field("layout", &self.layout)
             .field("fixed", &self.fixed)
             .field("isa", &self.isa())
+            .field("monotonic", &self.is_monotonic())
             .finish()
     }
 }
@@ -346,12 +539,49 @@ pub(crate) fn check_groups(groups: usize) -> Result<(), Error> {
     }
 }
 
-thread_local! {
-    /// The generator behind the free functions: one per thread, secure engine.
-    static LOCAL: RefCell<Generator> = RefCell::new(Generator::secure());
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Runs `f` on this thread's generator.
-pub(crate) fn with_local<R>(f: impl FnOnce(&mut Generator) -> R) -> R {
-    LOCAL.with(|g| f(&mut g.borrow_mut()))
+    #[test]
+    fn steps_carry_and_borrow_across_groups() {
+        let mut w = [0, u32::MAX, u32::MAX];
+        assert!(!add_step(&mut w, 1));
+        assert_eq!(w, [1, 0, 0]);
+        let mut w = [u32::MAX, u32::MAX];
+        assert!(add_step(&mut w, 5));
+        let mut w = [1, 0, 3];
+        assert!(!sub_step(&mut w, 4));
+        assert_eq!(w, [0, u32::MAX, u32::MAX]);
+        let mut w = [0, 0];
+        assert!(sub_step(&mut w, 1));
+        let mut w = [7];
+        assert!(!add_step(&mut w, 1 << 32 >> 1));
+        assert_eq!(w, [7 + (1 << 31)]);
+    }
+
+    /// At a fixed time the random part is exhausted quickly with one group:
+    /// the prefix must move on, in the layout's direction, and order holds.
+    #[test]
+    fn monotonic_overflow_moves_the_prefix() {
+        for layout in [Layout::SECONDS, Layout::SECONDS_REVERSE] {
+            let mut g = Generator::fast()
+                .with_layout(layout)
+                .monotonic()
+                .at(1_000_000u64)
+                .unwrap();
+            let mut ids = vec![crate::Kuuid1::default(); 20_000];
+            g.fill_ids(&mut ids);
+            let forward = layout.order == Order::Forward;
+            assert!(
+                ids.windows(2)
+                    .all(|w| if forward { w[0] < w[1] } else { w[0] > w[1] })
+            );
+            let prefixes: std::collections::BTreeSet<_> = ids.iter().map(|i| i.prefix()).collect();
+            assert!(
+                prefixes.len() > 1,
+                "{layout:?}: 2^32 / 2^31 average steps should overflow"
+            );
+        }
+    }
 }

@@ -105,15 +105,17 @@ impl Layout {
         Ok(Prefix::from_value(self.apply_order(units)))
     }
 
-    /// The prefix for the current time, clamped to the representable range
-    /// (the clock would have to read before 1970 or after 8888 to clamp).
-    pub(crate) fn prefix_now_clamped(self) -> Prefix {
-        let t = Timestamp::now();
-        let units = match self.precision {
-            Precision::Seconds => t.as_secs(),
-            Precision::Millis => t.as_millis(),
-        };
+    /// The prefix for a count of this layout's units (seconds or ms),
+    /// clamped to the representable range: a clock read can only exceed it
+    /// after the year 8888 (milliseconds).
+    pub(crate) fn prefix_of_units(self, units: u64) -> Prefix {
         Prefix::from_value(self.apply_order(units.min(PREFIX_LIMIT - 1)))
+    }
+
+    /// The prefix for now, from the process-wide monotonic clock.
+    pub(crate) fn prefix_now(self) -> Prefix {
+        let mut seen = crate::clock::Seen::default();
+        self.prefix_of_units(crate::generator::now_units(self.precision, &mut seen))
     }
 
     /// Maps time units to the prefix value and back (the map is its own inverse).

@@ -39,17 +39,19 @@
 
 #![warn(missing_docs)]
 
-mod clock;
+pub mod clock;
 pub mod engine;
 mod error;
 mod external;
 mod generator;
 mod id;
 mod layout;
+mod local;
 mod options;
 mod parse;
 mod range;
 mod rng;
+mod sys;
 mod time;
 
 pub use error::Error;
@@ -63,8 +65,6 @@ pub use parse::{ManyError, ParseError, ParsedLine, parse_lines};
 pub use range::KeyRange;
 pub use rng::RngKind;
 pub use time::{IntoTimestamp, TimeError, Timestamp};
-
-use generator::with_local;
 
 /// Defines an npm-named id function (now) and its `try_` twin (given time).
 macro_rules! id_fns {
@@ -80,8 +80,7 @@ macro_rules! id_fns {
         #[doc = concat!("assert_eq!(a.as_str().len(), kuuid::", stringify!($ty), "::default().as_str().len());")]
         /// ```
         pub fn $now() -> $ty {
-            let prefix = $layout.prefix_now_clamped();
-            with_local(|g| g.mint(&prefix))
+            local::with(|l| l.mint_now($layout))
         }
 
         $(#[$doc])*
@@ -97,7 +96,7 @@ macro_rules! id_fns {
         /// ```
         pub fn $try(t: impl IntoTimestamp) -> Result<$ty, TimeError> {
             let prefix = $layout.prefix(t)?;
-            Ok(with_local(|g| g.mint(&prefix)))
+            Ok(local::with(|l| l.mint(prefix.as_bytes())))
         }
     )*};
 }
@@ -129,7 +128,7 @@ macro_rules! prefix_fns {
         #[doc = concat!("assert_eq!(kuuid::", stringify!($now), "().as_str().len(), 8);")]
         /// ```
         pub fn $now() -> Prefix {
-            $layout.prefix_now_clamped()
+            $layout.prefix_now()
         }
 
         $(#[$doc])*
@@ -168,7 +167,7 @@ prefix_fns! {
 /// assert_eq!(ids.len(), 100_000);
 /// ```
 pub fn fill(ids: &mut [Kuuid]) {
-    with_local(|g| g.fill(ids))
+    local::with(|l| l.fill(Layout::SECONDS, ids))
 }
 
 /// 128 random bits as four 6-character groups (npm `rand()`).
@@ -177,7 +176,7 @@ pub fn fill(ids: &mut [Kuuid]) {
 /// assert_eq!(kuuid::rand().as_str().len(), 24);
 /// ```
 pub fn rand() -> RandomPart {
-    with_local(|g| g.random_part(MAX_GROUPS)).expect("4 groups is valid")
+    local::with(|l| l.random_part(MAX_GROUPS))
 }
 
 /// `groups` random groups of 6 characters (npm `rand(n)`); fails unless
@@ -189,7 +188,33 @@ pub fn rand() -> RandomPart {
 /// # Ok::<(), kuuid::Error>(())
 /// ```
 pub fn try_rand(groups: usize) -> Result<RandomPart, Error> {
-    with_local(|g| g.random_part(groups))
+    generator::check_groups(groups)?;
+    Ok(local::with(|l| l.random_part(groups)))
+}
+
+/// Makes every generator in the process (the per-thread ones behind the free
+/// functions, and every [`Generator`]) draw a fresh key from the OS before
+/// its next id, dropping any pre-drawn randomness.
+///
+/// A forked child does this by itself; call it where the process cannot
+/// know it was copied, such as after a VM snapshot is restored.
+///
+/// ```
+/// let a = kuuid::id();
+/// kuuid::reseed();
+/// assert_ne!(kuuid::id(), a);
+/// ```
+pub fn reseed() {
+    local::reseed_all();
+}
+
+/// Test-only: turns off fork detection for this process, so a child repeats
+/// its parent's ids (the negative control of the fork tests). Works only
+/// before the first id; returns whether it took effect. Never call it
+/// outside such a test.
+#[doc(hidden)]
+pub fn __disable_fork_guard_for_tests() -> bool {
+    sys::disable_fork_guard()
 }
 
 /// The README's examples, compiled and run as doctests so they stay true.

@@ -1,7 +1,7 @@
 //! [`Options`]: npm's `id({timestamp, random, reverse, millisecond})`.
 
 use crate::Error;
-use crate::generator::{check_groups, with_local};
+use crate::generator::check_groups;
 use crate::id::{AnyKuuid, MAX_GROUPS};
 use crate::layout::{Layout, Order, Precision, Prefix};
 use crate::time::{IntoTimestamp, TimeError, Timestamp};
@@ -123,7 +123,7 @@ impl Options {
     /// ```
     pub fn prefix(&self) -> Result<Prefix, Error> {
         Ok(match &self.timestamp {
-            None => self.layout.prefix_now_clamped(),
+            None => self.layout.prefix_now(),
             Some(t) => self.layout.prefix(t.clone()?)?,
         })
     }
@@ -136,6 +136,6 @@ impl Options {
     pub fn id(&self) -> Result<AnyKuuid, Error> {
         check_groups(self.random)?;
         let prefix = self.prefix()?;
-        with_local(|g| g.mint_any(&prefix, self.random))
+        Ok(crate::local::with(|l| l.mint_any(&prefix, self.random)))
     }
 }

@@ -284,3 +284,23 @@ fn engine_path_is_named_and_can_be_forced() {
         }
     }
 }
+
+#[test]
+fn monotonic_output_is_strictly_ordered() {
+    for (args, forward) in [
+        (&["--monotonic"][..], true),
+        (&["--monotonic", "--reverse", "--ms"], false),
+    ] {
+        let mut all = vec!["-n", "50000", "--at", "2018-01-01T00:00:00Z"];
+        all.extend_from_slice(args);
+        let out = stdout(&kuuid(&all));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 50_000);
+        assert!(
+            lines
+                .windows(2)
+                .all(|w| if forward { w[0] < w[1] } else { w[0] > w[1] }),
+            "{args:?}"
+        );
+    }
+}

@@ -41,6 +41,13 @@ impl FastRng {
         }
     }
 
+    pub(crate) fn perturb(&mut self, token: u64) {
+        for (l, s0) in self.s[0].iter_mut().enumerate() {
+            *s0 ^= token.rotate_left(8 * l as u32) | 1;
+        }
+        self.pos = STEP_WORDS;
+    }
+
     #[inline]
     pub(crate) fn fill_words(&mut self, isa: Isa, mut out: &mut [u32]) {
         // Hand out leftovers first, so no word is wasted or repeated.

@@ -3,6 +3,7 @@
 //! Both engines are seeded once from the OS (`getrandom`), never per id.
 
 mod fast;
+pub(crate) mod fork;
 mod secure;
 
 use std::fmt;
@@ -72,6 +73,15 @@ impl Rng {
         match self {
             Rng::Secure(r) => r.name(),
             Rng::Fast(_) => "xoshiro256++ x8",
+        }
+    }
+
+    /// Changes the state by `token` (only when the OS cannot reseed it after a
+    /// fork: a different token gives a different stream than the parent's).
+    pub(crate) fn perturb(&mut self, token: u64) {
+        match self {
+            Rng::Secure(r) => r.perturb(token),
+            Rng::Fast(r) => r.perturb(token),
         }
     }
 

@@ -73,9 +73,11 @@ impl AesCtr {
     }
 }
 
+/// Inline, not boxed: a reseed after a raw `clone` must not need the heap,
+/// whose locks another thread of the parent may have held.
 pub(crate) enum SecureRng {
-    Aes(Box<AesCtr>),
-    ChaCha(Box<ChaCha12Rng>),
+    Aes(AesCtr),
+    ChaCha(ChaCha12Rng),
 }
 
 /// Whether the CPU has AES instructions (the `aes` crate then uses them).
@@ -99,9 +101,9 @@ impl SecureRng {
         let mut seed = [0u8; 32];
         getrandom::fill(&mut seed)?;
         Ok(if hardware_aes() {
-            SecureRng::Aes(Box::new(AesCtr::new(&seed)))
+            SecureRng::Aes(AesCtr::new(&seed))
         } else {
-            SecureRng::ChaCha(Box::new(ChaCha12Rng::from_seed(seed)))
+            SecureRng::ChaCha(ChaCha12Rng::from_seed(seed))
         })
     }
 
@@ -109,6 +111,16 @@ impl SecureRng {
         match self {
             SecureRng::Aes(_) => "AES-128-CTR",
             SecureRng::ChaCha(_) => "ChaCha12",
+        }
+    }
+
+    pub(crate) fn perturb(&mut self, token: u64) {
+        match self {
+            SecureRng::Aes(ctr) => {
+                ctr.nonce ^= token;
+                ctr.pos = BLOCK_WORDS;
+            }
+            SecureRng::ChaCha(rng) => rng.set_stream(rng.get_stream() ^ token),
         }
     }
 

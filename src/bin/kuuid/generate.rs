@@ -26,6 +26,10 @@ pub struct GenerateArgs {
     /// predictable from earlier ones (default: ChaCha12).
     #[arg(long)]
     fast: bool,
+    /// Each id sorts strictly after the previous one, even within one
+    /// second or millisecond (newest-first layouts: strictly before).
+    #[arg(long)]
+    monotonic: bool,
 }
 
 pub fn run(a: &GenerateArgs) -> Result<(), Failure> {
@@ -39,6 +43,9 @@ pub fn run(a: &GenerateArgs) -> Result<(), Failure> {
         .with_layout(a.layout.layout());
     if let Some(t) = a.at {
         g = g.at(t)?;
+    }
+    if a.monotonic {
+        g = g.monotonic();
     }
     let groups = if a.short { 2 } else { usize::from(a.random) };
     let stdout = std::io::stdout();

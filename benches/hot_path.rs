@@ -1,0 +1,94 @@
+//! The single-id path against its peers and its parts, and its scaling to
+//! two threads. `cargo bench --bench hot_path`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant, SystemTime};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn single(c: &mut Criterion) {
+    let mut g = c.benchmark_group("single");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("kuuid::id", |b| b.iter(|| black_box(kuuid::id())));
+    g.bench_function("kuuid::idms", |b| b.iter(|| black_box(kuuid::idms())));
+    g.bench_function("kuuid::ids", |b| b.iter(|| black_box(kuuid::ids())));
+    let mut gen_ = kuuid::Generator::secure();
+    g.bench_function("Generator::generate", |b| {
+        b.iter(|| black_box(gen_.generate()))
+    });
+    let mut mono = kuuid::Generator::secure().monotonic();
+    g.bench_function("Generator::generate monotonic", |b| {
+        b.iter(|| black_box(mono.generate()))
+    });
+    g.bench_function("uuid v4 fast-rng, to stack", |b| {
+        b.iter(|| {
+            let mut buf = [0u8; 36];
+            let u = uuid::Uuid::new_v4();
+            black_box(u.hyphenated().encode_lower(&mut buf).len())
+        })
+    });
+    g.bench_function("uuid now_v7, to stack", |b| {
+        b.iter(|| {
+            let mut buf = [0u8; 36];
+            let u = uuid::Uuid::now_v7();
+            black_box(u.hyphenated().encode_lower(&mut buf).len())
+        })
+    });
+    // The parts: what the seconds and milliseconds paths pay for the clock.
+    g.bench_function("SystemTime::now (clock_gettime)", |b| {
+        b.iter(|| black_box(SystemTime::now()))
+    });
+    g.finish();
+}
+
+/// Ids per second from `threads` threads each minting `per_thread` ids with
+/// `f`: total wall time for all of them.
+fn run_threads(threads: usize, per_thread: u64, f: fn()) -> Duration {
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(move || {
+                for _ in 0..per_thread {
+                    f();
+                }
+            });
+        }
+    });
+    start.elapsed()
+}
+
+fn scaling(c: &mut Criterion) {
+    let mut g = c.benchmark_group("threads");
+    for threads in [1usize, 2] {
+        // Throughput counts every thread's ids, so 2 threads at 2x means linear.
+        g.throughput(Throughput::Elements(threads as u64));
+        g.bench_function(format!("id x{threads}"), |b| {
+            b.iter_custom(|iters| {
+                run_threads(threads, iters, || {
+                    black_box(kuuid::id());
+                })
+            })
+        });
+        g.throughput(Throughput::Elements(threads as u64 * 4096));
+        g.bench_function(format!("fill 4096 x{threads}"), |b| {
+            b.iter_custom(|iters| {
+                run_threads(threads, iters, || {
+                    let mut ids = [kuuid::Kuuid::default(); 4096];
+                    kuuid::fill(&mut ids);
+                    black_box(&ids);
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(30)
+}
+
+criterion_group! { name = benches; config = config(); targets = single, scaling }
+criterion_main!(benches);
