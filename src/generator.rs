@@ -2,11 +2,12 @@
 //! batches, optionally strictly monotonic.
 
 use std::io::{self, Write};
+use std::sync::atomic::AtomicU64;
 
 use crate::Error;
 use crate::clock::{self, Seen};
 use crate::engine::{self, GROUP_LEN, Isa, IsaError, PREFIX_LEN, PREFIX_LIMIT};
-use crate::id::{Id, Kuuid, MAX_GROUPS};
+use crate::id::{Id, Kuuid, MAX_GROUPS, MAX_LEN};
 use crate::layout::{Layout, Order, Precision, Prefix};
 use crate::rng::{Rng, RngKind, fork};
 use crate::time::{IntoTimestamp, TimeError};
@@ -41,15 +42,16 @@ pub(crate) const BATCH: usize = 256;
 /// ```
 pub struct Generator {
     rng: Rng,
-    /// The fork token the RNG was seeded under.
+    /// The fork token the RNG was seeded under, and where to read the current one.
     token: u64,
+    fork_word: &'static AtomicU64,
     layout: Layout,
     /// A fixed prefix from [`Generator::at`]; `None` reads the clock.
     fixed: Option<Prefix>,
     /// A path chosen with [`Generator::with_isa`]; `None` follows the process.
     isa: Option<Isa>,
     /// This generator's memo of the process clock.
-    seen: Seen,
+    pub(crate) seen: Seen,
     /// The last prefix built from the clock, to skip re-encoding it.
     memo: Option<(u64, Prefix)>,
     /// The last id's prefix value and words, in monotonic mode.
@@ -58,6 +60,10 @@ pub struct Generator {
     /// call per 256 single ids instead of one each.
     pool: Box<[u32; POOL]>,
     pool_pos: usize,
+    /// 4-group ids encoded ahead with a placeholder prefix, used from
+    /// `encoded_pos`: a single id is then a 32-byte copy.
+    encoded: Box<[[u8; MAX_LEN]; BATCH]>,
+    encoded_pos: usize,
 }
 
 /// Words in the small-request pool.
@@ -105,6 +111,7 @@ impl Generator {
         Ok(Generator {
             rng: Rng::from_os(kind)?,
             token,
+            fork_word: fork::word(),
             layout: Layout::SECONDS,
             fixed: None,
             isa: None,
@@ -113,6 +120,8 @@ impl Generator {
             monotonic: None,
             pool: Box::new([0; POOL]),
             pool_pos: POOL,
+            encoded: Box::new([[0; MAX_LEN]; BATCH]),
+            encoded_pos: BATCH,
         })
     }
 
@@ -284,9 +293,14 @@ impl Generator {
     /// assert_eq!(short.as_str().len(), 20);
     /// ```
     pub fn generate_id<const LEN: usize>(&mut self) -> Id<LEN> {
-        let mut id = [Id::<LEN>::default()];
-        self.fill_ids(&mut id);
-        id[0]
+        if self.monotonic.is_some() {
+            let mut id = [Id::<LEN>::default()];
+            self.fill_ids(&mut id);
+            return id[0];
+        }
+        self.check_fork();
+        let prefix = self.prefix();
+        self.take_under(prefix.as_bytes())
     }
 
     /// Fills a caller's slice with ids of any length.
@@ -339,10 +353,48 @@ impl Generator {
         out.flush()
     }
 
+    /// An id of `LEN` bytes under `prefix` from the encoded-ahead buffer:
+    /// the first `LEN - 8` random characters of a 4-group id.
+    #[inline]
+    pub(crate) fn take_under<const LEN: usize>(&mut self, prefix: &[u8; PREFIX_LEN]) -> Id<LEN> {
+        let mut id = self.take_encoded();
+        id[..PREFIX_LEN].copy_from_slice(prefix);
+        Id::from_valid(id[..LEN].try_into().expect("LEN <= 32"))
+    }
+
+    /// The next encoded-ahead 4-group id (placeholder prefix). Callers check
+    /// for a fork first.
+    #[inline]
+    pub(crate) fn take_encoded(&mut self) -> [u8; MAX_LEN] {
+        if self.encoded_pos == BATCH {
+            self.encode_ahead();
+        }
+        let id = self.encoded[self.encoded_pos];
+        self.encoded_pos += 1;
+        id
+    }
+
+    #[cold]
+    fn encode_ahead(&mut self) {
+        let mut words = [0u32; BATCH * MAX_GROUPS];
+        self.rng.fill_words(self.isa(), &mut words);
+        let out = self.encoded.as_flattened_mut();
+        engine::encode_ids(
+            self.isa,
+            b"00000000",
+            &words,
+            MAX_GROUPS,
+            out,
+            MAX_LEN,
+            BATCH,
+        );
+        self.encoded_pos = 0;
+    }
+
     /// Reseeds if the process token moved (a fork, or [`crate::reseed`]).
     #[inline]
-    fn check_fork(&mut self) {
-        let t = fork::token();
+    pub(crate) fn check_fork(&mut self) {
+        let t = fork::token_in(self.fork_word);
         if t != self.token {
             self.reseed(t);
         }
@@ -359,6 +411,7 @@ impl Generator {
         }
         self.token = token;
         self.pool_pos = POOL;
+        self.encoded_pos = BATCH;
     }
 
     /// Random words: small requests from the pool, large ones straight from

@@ -79,6 +79,7 @@ macro_rules! id_fns {
         /// assert_ne!(a, b);
         #[doc = concat!("assert_eq!(a.as_str().len(), kuuid::", stringify!($ty), "::default().as_str().len());")]
         /// ```
+        #[inline]
         pub fn $now() -> $ty {
             local::with(|l| l.mint_now($layout))
         }
@@ -167,7 +168,7 @@ prefix_fns! {
 /// assert_eq!(ids.len(), 100_000);
 /// ```
 pub fn fill(ids: &mut [Kuuid]) {
-    local::with(|l| l.fill(Layout::SECONDS, ids))
+    local::with(|l| l.fill(ids))
 }
 
 /// 128 random bits as four 6-character groups (npm `rand()`).

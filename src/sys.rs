@@ -27,6 +27,21 @@ pub(crate) fn unix_secs() -> u64 {
 /// (`clock_gettime(CLOCK_REALTIME)` on Linux). 0 if it reads before 1970.
 #[inline]
 pub(crate) fn unix_millis() -> u64 {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes one timespec, which we own.
+        if unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) } == 0 {
+            // u64 arithmetic: SystemTime's u128 `as_millis` costs more than the read.
+            return match u64::try_from(ts.tv_sec) {
+                Ok(s) => s.saturating_mul(1000) + ts.tv_nsec as u64 / 1_000_000,
+                Err(_) => 0,
+            };
+        }
+    }
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
