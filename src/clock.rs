@@ -153,28 +153,37 @@ impl<S: TimeSource> MonotonicClock<S> {
     /// if that is later. Never less than what `seen` was given before.
     #[inline]
     pub fn secs(&self, seen: &mut Seen) -> u64 {
-        let raw = self.source.secs();
-        if raw == seen.raw_secs && self.newest_secs.load(Ordering::Relaxed) == seen.secs {
-            return seen.secs;
-        }
-        let t = publish(&self.newest_secs, raw);
-        seen.raw_secs = raw;
-        seen.secs = t;
-        t
+        read(
+            self.source.secs(),
+            &self.newest_secs,
+            &mut seen.raw_secs,
+            &mut seen.secs,
+        )
     }
 
     /// Milliseconds since 1970, with the same guarantee as [`Self::secs`].
     #[inline]
     pub fn millis(&self, seen: &mut Seen) -> u64 {
-        let raw = self.source.millis();
-        if raw == seen.raw_millis && self.newest_millis.load(Ordering::Relaxed) == seen.millis {
-            return seen.millis;
-        }
-        let t = publish(&self.newest_millis, raw);
-        seen.raw_millis = raw;
-        seen.millis = t;
-        t
+        read(
+            self.source.millis(),
+            &self.newest_millis,
+            &mut seen.raw_millis,
+            &mut seen.millis,
+        )
     }
+}
+
+/// The time for a `raw` reading: the memo's while neither the reading nor the
+/// shared newest moved, else the newest after publishing `raw`.
+#[inline]
+fn read(raw: u64, newest: &AtomicU64, seen_raw: &mut u64, seen: &mut u64) -> u64 {
+    if raw == *seen_raw && newest.load(Ordering::Relaxed) == *seen {
+        return *seen;
+    }
+    let t = publish(newest, raw);
+    *seen_raw = raw;
+    *seen = t;
+    t
 }
 
 /// Publishes `raw` and returns the newest time: `raw` or a later one

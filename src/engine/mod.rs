@@ -25,6 +25,19 @@ mod x86_64;
 /// The kuuid alphabet, in ASCII order so that byte order is numeric order.
 pub const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+/// The alphabet padded to 64 bytes for one-register table lookups (`vpermb`,
+/// `tbl`): digits are always below 62, so the padding is never read.
+#[allow(dead_code)] // used by the SIMD paths only
+pub(crate) const ALPHABET64: [u8; 64] = {
+    let mut t = [b'0'; 64];
+    let mut i = 0;
+    while i < 62 {
+        t[i] = ALPHABET[i];
+        i += 1;
+    }
+    t
+};
+
 /// Characters of the timestamp prefix.
 pub const PREFIX_LEN: usize = 8;
 /// Characters of one random group (one `u32`).

@@ -23,23 +23,24 @@ use serde::{Deserialize, Serialize};
 
 use crate::{AnyKuuid, Id, Prefix};
 
+/// Text for people, bytes for machines.
+fn serialize_id<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+    if s.is_human_readable() {
+        s.serialize_str(text)
+    } else {
+        s.serialize_bytes(text.as_bytes())
+    }
+}
+
 impl<const LEN: usize> Serialize for Id<LEN> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if s.is_human_readable() {
-            s.serialize_str(self.as_str())
-        } else {
-            s.serialize_bytes(self.as_bytes())
-        }
+        serialize_id(self.as_str(), s)
     }
 }
 
 impl Serialize for AnyKuuid {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if s.is_human_readable() {
-            s.serialize_str(self.as_str())
-        } else {
-            s.serialize_bytes(self.as_bytes())
-        }
+        serialize_id(self.as_str(), s)
     }
 }
 
@@ -68,24 +69,27 @@ impl<T> Visitor<'_> for IdVisitor<T> {
     }
 }
 
+/// A string from people, bytes from machines, parsed strictly by `parse`.
+fn deserialize_id<'de, D: Deserializer<'de>, T>(
+    d: D,
+    parse: fn(&[u8]) -> Result<T, crate::ParseError>,
+) -> Result<T, D::Error> {
+    let v = IdVisitor(PhantomData, parse);
+    if d.is_human_readable() {
+        d.deserialize_str(v)
+    } else {
+        d.deserialize_bytes(v)
+    }
+}
+
 impl<'de, const LEN: usize> Deserialize<'de> for Id<LEN> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = IdVisitor(PhantomData, Id::<LEN>::parse_bytes);
-        if d.is_human_readable() {
-            d.deserialize_str(v)
-        } else {
-            d.deserialize_bytes(v)
-        }
+        deserialize_id(d, Id::<LEN>::parse_bytes)
     }
 }
 
 impl<'de> Deserialize<'de> for AnyKuuid {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = IdVisitor(PhantomData, AnyKuuid::parse_bytes);
-        if d.is_human_readable() {
-            d.deserialize_str(v)
-        } else {
-            d.deserialize_bytes(v)
-        }
+        deserialize_id(d, AnyKuuid::parse_bytes)
     }
 }

@@ -10,22 +10,11 @@
 
 use std::arch::aarch64::*;
 
-use crate::engine::{ALPHABET, PREFIX_LEN};
+use crate::engine::{ALPHABET64, PREFIX_LEN};
 
 pub(crate) fn is_supported() -> bool {
     std::arch::is_aarch64_feature_detected!("neon")
 }
-
-/// The alphabet padded to 64 bytes for `tbl` (digits are < 62).
-const TABLE: [u8; 64] = {
-    let mut t = [b'0'; 64];
-    let mut i = 0;
-    while i < 62 {
-        t[i] = ALPHABET[i];
-        i += 1;
-    }
-    t
-};
 
 /// `x / 3844` for every `u32` lane.
 #[inline(always)]
@@ -88,8 +77,8 @@ pub(crate) unsafe fn encode4(
     stride: usize,
     count: usize,
 ) {
-    // SAFETY: TABLE is 64 bytes.
-    let table = unsafe { vld1q_u8_x4(TABLE.as_ptr()) };
+    // SAFETY: ALPHABET64 is 64 bytes.
+    let table = unsafe { vld1q_u8_x4(ALPHABET64.as_ptr()) };
     let prefix_v = vcreate_u8(u64::from_le_bytes(*prefix));
     let mut i = 0;
     while i < count {

@@ -6,7 +6,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::engine::{ALPHABET, PREFIX_LEN};
+use crate::engine::{ALPHABET64, PREFIX_LEN};
 
 pub(crate) fn is_supported() -> bool {
     std::is_x86_feature_detected!("avx512f")
@@ -32,17 +32,6 @@ const PLACE: [u8; 64] = {
         j += 1;
     }
     idx
-};
-
-/// The alphabet padded to 64 bytes for `vpermb` (digits are < 62).
-const TABLE: [u8; 64] = {
-    let mut t = [b'0'; 64];
-    let mut i = 0;
-    while i < 62 {
-        t[i] = ALPHABET[i];
-        i += 1;
-    }
-    t
 };
 
 /// Encodes `count` 4-group ids.
@@ -88,7 +77,7 @@ unsafe fn encode_pairs<const CONTIGUOUS: bool>(
     // SAFETY: both are 64-byte arrays; unaligned loads.
     let (table, place) = unsafe {
         (
-            _mm512_loadu_si512(TABLE.as_ptr().cast()),
+            _mm512_loadu_si512(ALPHABET64.as_ptr().cast()),
             _mm512_loadu_si512(PLACE.as_ptr().cast()),
         )
     };
