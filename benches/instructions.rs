@@ -1,0 +1,79 @@
+//! Instruction counts (gungraun, on Callgrind): repeatable on a shared,
+//! noisy machine where wall-clock figures move by 25 %. Valgrind has no
+//! AVX-512, so the scalar and AVX2 paths are measured.
+//!
+//! `cargo install gungraun-runner --version 0.20.0` once, then
+//! `cargo bench --bench instructions`.
+
+use std::hint::black_box;
+
+use gungraun::{library_benchmark, library_benchmark_group, main};
+use kuuid::engine::{Isa, decode_with, encode_with};
+use kuuid::{Generator, Kuuid, RngKind};
+
+const N: usize = 4096;
+
+/// Inputs built outside the measured function: the path, words and an
+/// output buffer.
+fn encode_input(isa: Isa) -> (Isa, Vec<u32>, Vec<u8>) {
+    let words = (0..4 * N as u32)
+        .map(|i| i.wrapping_mul(0x9E37_79B9))
+        .collect();
+    (isa, words, vec![0u8; N * 33])
+}
+
+/// The path, 4096 ids of text, and output buffers.
+fn decode_input(isa: Isa) -> (Isa, Vec<u8>, Vec<u64>, Vec<u32>) {
+    let (_, words, mut text) = encode_input(isa);
+    text.fill(b'\n');
+    encode_with(Isa::Scalar, b"001eVnWK", &words, 4, &mut text, 33, N).unwrap();
+    (isa, text, vec![0u64; N], vec![0u32; 4 * N])
+}
+
+#[library_benchmark]
+#[bench::scalar(args = (Isa::Scalar), setup = encode_input)]
+#[bench::avx2(args = (Isa::Avx2), setup = encode_input)]
+fn encode_4096((isa, words, mut out): (Isa, Vec<u32>, Vec<u8>)) -> Vec<u8> {
+    if isa.is_supported() {
+        encode_with(isa, b"001eVnWK", black_box(&words), 4, &mut out, 33, N).unwrap();
+    }
+    out
+}
+
+#[library_benchmark]
+#[bench::scalar(args = (Isa::Scalar), setup = decode_input)]
+#[bench::avx2(args = (Isa::Avx2), setup = decode_input)]
+fn decode_4096((isa, text, mut p, mut w): (Isa, Vec<u8>, Vec<u64>, Vec<u32>)) -> usize {
+    if !isa.is_supported() {
+        return 0;
+    }
+    decode_with(isa, black_box(&text), 33, &mut p, &mut w).unwrap()
+}
+
+#[library_benchmark]
+#[bench::scalar_fast(Isa::Scalar, RngKind::Fast)]
+#[bench::scalar_secure(Isa::Scalar, RngKind::Secure)]
+#[bench::avx2_fast(Isa::Avx2, RngKind::Fast)]
+#[bench::avx2_secure(Isa::Avx2, RngKind::Secure)]
+fn fill_4096(isa: Isa, kind: RngKind) -> Vec<Kuuid> {
+    let mut ids = vec![Kuuid::default(); N];
+    if let Ok(mut g) = Generator::new(kind).unwrap().with_isa(isa) {
+        g.fill(black_box(&mut ids));
+    }
+    ids
+}
+
+// 1000 single ids after the thread's buffer is warm: the hot path.
+#[library_benchmark]
+fn id_1000() -> u8 {
+    let _warm = kuuid::id();
+    let mut acc = 0u8;
+    for _ in 0..1000 {
+        acc ^= black_box(kuuid::id()).as_bytes()[31];
+    }
+    acc
+}
+
+library_benchmark_group!(name = engine; benchmarks = encode_4096, decode_4096, fill_4096, id_1000);
+
+main!(library_benchmark_groups = engine);
