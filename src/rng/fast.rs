@@ -2,9 +2,9 @@
 //! seeded from the OS. Not a CSPRNG: a few ids reveal the state.
 //!
 //! The eight streams are stepped together (structure of arrays), which
-//! compilers turn into 4- or 8-lane vector code. One source, compiled three
-//! times (plain, AVX2, AVX-512), so every path yields the same words; the
-//! engine's path choice (`KUUID_ISA`) picks the variant.
+//! compilers turn into 4- or 8-lane vector code under AVX2 and AVX-512; the
+//! plain variant steps one lane at a time instead. Every variant yields the
+//! same words (tested); the engine's path choice (`KUUID_ISA`) picks one.
 
 use crate::engine::Isa;
 
@@ -83,15 +83,38 @@ impl FastRng {
                 // SAFETY: callers pass only paths this CPU supports.
                 unsafe { steps_avx2(&mut self.s, out) }
             }
-            _ => steps_portable(&mut self.s, out),
+            _ => steps_scalar(&mut self.s, out),
         }
     }
 }
 
+/// The plain-register variant: one lane at a time through every step, so a
+/// lane's state stays in four registers (the lane-parallel form spills 32
+/// words of state on x86-64 without vectors). Same words, same order.
+fn steps_scalar(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
+    for l in 0..LANES {
+        let (mut s0, mut s1, mut s2, mut s3) = (s[0][l], s[1][l], s[2][l], s[3][l]);
+        for chunk in out.chunks_exact_mut(STEP_WORDS) {
+            let r = s0.wrapping_add(s3).rotate_left(23).wrapping_add(s0);
+            let t = s1 << 17;
+            s2 ^= s0;
+            s3 ^= s1;
+            s1 ^= s2;
+            s0 ^= s3;
+            s2 ^= t;
+            s3 = s3.rotate_left(45);
+            chunk[2 * l] = r as u32;
+            chunk[2 * l + 1] = (r >> 32) as u32;
+        }
+        (s[0][l], s[1][l], s[2][l], s[3][l]) = (s0, s1, s2, s3);
+    }
+}
+
 /// One xoshiro256++ step on every lane, writing each lane's u64 as two
-/// words (low, high) split by shifts, so word order is the same on any endianness.
+/// words (low, high) split by shifts, so word order is the same on any
+/// endianness. The form the vector variants compile (8 lanes side by side).
 #[inline(always)]
-fn steps_portable(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
+fn steps_lanes(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
     for chunk in out.chunks_exact_mut(STEP_WORDS) {
         let mut r = [0u64; LANES];
         for l in 0..LANES {
@@ -119,7 +142,7 @@ fn steps_portable(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn steps_avx2(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
-    steps_portable(s, out)
+    steps_lanes(s, out)
 }
 
 /// # Safety
@@ -127,7 +150,7 @@ unsafe fn steps_avx2(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,avx512f")]
 unsafe fn steps_avx512(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
-    steps_portable(s, out)
+    steps_lanes(s, out)
 }
 
 #[cfg(test)]
@@ -171,7 +194,10 @@ mod tests {
     fn every_variant_yields_the_same_words() {
         let rng = FastRng::from_os().unwrap();
         let mut want = vec![0u32; 1024];
-        steps_portable(&mut rng.s.clone(), &mut want);
+        steps_scalar(&mut rng.s.clone(), &mut want);
+        let mut lanes = vec![0u32; 1024];
+        steps_lanes(&mut rng.s.clone(), &mut lanes);
+        assert_eq!(lanes, want);
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx2") {
