@@ -15,12 +15,13 @@ use crate::Failure;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Ids per round.
-    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1 << 20,
+    /// Ids per round (the default keeps a round's 2 MiB in L2; try 1048576
+    /// for DRAM-bound figures).
+    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1 << 16,
           value_parser = clap::value_parser!(u64).range(1..=1 << 28))]
     count: u64,
     /// Timed rounds per figure (the median is shown).
-    #[arg(long, value_name = "R", default_value_t = 7,
+    #[arg(long, value_name = "R", default_value_t = 15,
           value_parser = clap::value_parser!(u64).range(1..=1000))]
     rounds: u64,
     /// Only this path (default: every path this CPU runs).
@@ -67,6 +68,9 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
         "{:<8} {:<22} {:<16} {:>8} {:>10}",
         "path", "work", "rng", "ns/id", "M ids/s"
     )?;
+    // Bring the core up to speed before the first figure.
+    let mut warm = Generator::new(RngKind::Fast).map_err(|e| Failure::Io(io::Error::other(e)))?;
+    median(a.rounds, || warm.fill(&mut ids));
     let row = |out: &mut dyn Write, isa: Isa, work: &str, rng: &str, secs: f64| {
         let ns = secs * 1e9 / n as f64;
         writeln!(
