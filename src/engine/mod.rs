@@ -287,6 +287,15 @@ unsafe fn detect_encode4(
     unsafe { f(prefix, words, out, stride, count) }
 }
 
+/// Whether `count >= 1` ids of `len` bytes at `stride` fit in `available`
+/// bytes (no overflow on the way).
+fn batch_fits(count: usize, stride: usize, len: usize, available: usize) -> bool {
+    (count - 1)
+        .checked_mul(stride)
+        .and_then(|n| n.checked_add(len))
+        .is_some_and(|need| need <= available)
+}
+
 /// Checks the shape of a batch; on success the `Encode4` contract holds.
 fn check_shape(
     words: &[u32],
@@ -308,12 +317,10 @@ fn check_shape(
     if words.len() / groups < count {
         return Err(EngineError::Shape("too few words for count ids"));
     }
-    match (count - 1)
-        .checked_mul(stride)
-        .and_then(|n| n.checked_add(len))
-    {
-        Some(need) if need <= out.len() => Ok(()),
-        _ => Err(EngineError::Shape("output too short for count ids")),
+    if batch_fits(count, stride, len, out.len()) {
+        Ok(())
+    } else {
+        Err(EngineError::Shape("output too short for count ids"))
     }
 }
 
@@ -444,12 +451,10 @@ fn check_decode_shape(
     if words.len() / 4 < count {
         return Err(EngineError::Shape("too few words for count ids"));
     }
-    match (count - 1)
-        .checked_mul(stride)
-        .and_then(|n| n.checked_add(PREFIX_LEN + 4 * GROUP_LEN))
-    {
-        Some(need) if need <= text.len() => Ok(()),
-        _ => Err(EngineError::Shape("text too short for count ids")),
+    if batch_fits(count, stride, PREFIX_LEN + 4 * GROUP_LEN, text.len()) {
+        Ok(())
+    } else {
+        Err(EngineError::Shape("text too short for count ids"))
     }
 }
 
