@@ -22,8 +22,11 @@
 //! ```
 //!
 //! The free functions (npm's names) use a generator kept per thread, seeded
-//! once from the OS, on the secure engine (ChaCha12). For bulk work use a
-//! [`Generator`] of your own, or [`fill`].
+//! once from the OS, on the secure engine (AES-128-CTR, or ChaCha12 on CPUs
+//! without AES instructions). For bulk work use a [`Generator`] of your own,
+//! or [`fill`]. They panic only if the OS refuses randomness when a thread
+//! first mints (a working Linux, macOS or Windows never does);
+//! [`Generator::new`] returns that error instead.
 //!
 //! | npm | here | prefix | groups |
 //! |---|---|---|---|
