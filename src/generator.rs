@@ -293,14 +293,28 @@ impl Generator {
     /// assert_eq!(short.as_str().len(), 20);
     /// ```
     pub fn generate_id<const LEN: usize>(&mut self) -> Id<LEN> {
-        if self.monotonic.is_some() {
-            let mut id = [Id::<LEN>::default()];
-            self.fill_ids(&mut id);
-            return id[0];
-        }
         self.check_fork();
         let prefix = self.prefix();
-        self.take_under(prefix.as_bytes())
+        if self.monotonic.is_none() {
+            return self.take_under(prefix.as_bytes());
+        }
+        // One monotonic id: words, the step, and the scalar encoder, without
+        // the batch machinery.
+        let groups = Id::<LEN>::GROUPS;
+        let mut words = [0u32; MAX_GROUPS];
+        self.draw(&mut words[..groups]);
+        let value = self.next_monotonic(prefix.value(), &mut words[..groups]);
+        let p = if value == prefix.value() {
+            prefix
+        } else {
+            Prefix::from_value(value)
+        };
+        let mut bytes = [0u8; LEN];
+        bytes[..PREFIX_LEN].copy_from_slice(p.as_bytes());
+        for (g, &w) in bytes[PREFIX_LEN..].chunks_exact_mut(GROUP_LEN).zip(&words) {
+            engine::scalar::encode_group(w, g.try_into().expect("6-byte group"));
+        }
+        Id::from_valid(bytes)
     }
 
     /// Fills a caller's slice with ids of any length.
