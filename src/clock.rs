@@ -207,8 +207,3 @@ pub(crate) fn system() -> &'static MonotonicClock<SystemClock> {
     static CLOCK: std::sync::OnceLock<MonotonicClock<SystemClock>> = std::sync::OnceLock::new();
     CLOCK.get_or_init(|| MonotonicClock::new(SystemClock))
 }
-
-/// Milliseconds since 1970 by the wall clock; 0 if the clock reads earlier.
-pub(crate) fn now_millis() -> u64 {
-    crate::sys::unix_millis()
-}

@@ -112,10 +112,11 @@ impl Layout {
         Prefix::from_value(self.apply_order(units.min(PREFIX_LIMIT - 1)))
     }
 
-    /// The prefix for now, from the process-wide monotonic clock.
+    /// The prefix for now, from the process-wide monotonic clock through this
+    /// thread's memo (a fresh memo per call would publish to the shared clock,
+    /// a locked read-modify-write, and re-encode the prefix every time).
     pub(crate) fn prefix_now(self) -> Prefix {
-        let mut seen = crate::clock::Seen::default();
-        self.prefix_of_units(crate::generator::now_units(self.precision, &mut seen))
+        crate::local::with(|l| l.prefix_now(self))
     }
 
     /// Maps time units to the prefix value and back (the map is its own inverse).

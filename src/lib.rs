@@ -209,7 +209,7 @@ pub fn try_rand(groups: usize) -> Result<RandomPart, Error> {
 /// assert_ne!(kuuid::id(), a);
 /// ```
 pub fn reseed() {
-    local::reseed_all();
+    rng::fork::reseed_all();
 }
 
 /// Test-only: turns off fork detection for this process, so a child repeats

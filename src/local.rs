@@ -17,8 +17,8 @@ use crate::layout::{Layout, Order, Precision, Prefix};
 pub(crate) struct Local {
     /// Secure engine, seconds, oldest first: what `fill` needs as is.
     gen_: Generator,
-    /// Last (units, prefix text) per layout, indexed by [`slot`].
-    memo: [(u64, [u8; PREFIX_LEN]); 4],
+    /// Last (units, prefix) per layout, indexed by [`slot`].
+    memo: [(u64, Prefix); 4],
 }
 
 thread_local! {
@@ -44,17 +44,17 @@ impl Local {
     fn new() -> Self {
         Local {
             gen_: Generator::secure(),
-            memo: [(u64::MAX, [0; PREFIX_LEN]); 4],
+            memo: [(u64::MAX, Prefix::from_value(0)); 4],
         }
     }
 
     /// The prefix for now in `layout`, re-encoded only when the time moved.
     #[inline]
-    fn prefix_now(&mut self, layout: Layout) -> [u8; PREFIX_LEN] {
+    pub(crate) fn prefix_now(&mut self, layout: Layout) -> Prefix {
         let units = now_units(layout.precision, &mut self.gen_.seen);
         let memo = &mut self.memo[slot(layout)];
         if memo.0 != units {
-            *memo = (units, *layout.prefix_of_units(units).as_bytes());
+            *memo = (units, layout.prefix_of_units(units));
         }
         memo.1
     }
@@ -64,7 +64,7 @@ impl Local {
     pub(crate) fn mint_now<const LEN: usize>(&mut self, layout: Layout) -> Id<LEN> {
         self.gen_.check_fork();
         let prefix = self.prefix_now(layout);
-        self.gen_.take_under(&prefix)
+        self.gen_.take_under(prefix.as_bytes())
     }
 
     /// An id of `LEN` bytes under `prefix`.
@@ -90,10 +90,4 @@ impl Local {
     pub(crate) fn fill(&mut self, ids: &mut [Kuuid]) {
         self.gen_.fill(ids);
     }
-}
-
-/// Makes every thread's state (and every [`crate::Generator`]) reseed before
-/// its next id.
-pub(crate) fn reseed_all() {
-    crate::rng::fork::reseed_all();
 }

@@ -57,7 +57,7 @@ impl Timestamp {
     /// ```
     pub fn now() -> Self {
         Timestamp {
-            ms: crate::clock::now_millis(),
+            ms: crate::sys::unix_millis(),
         }
     }
 
