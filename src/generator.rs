@@ -371,8 +371,9 @@ impl Generator {
     /// the first `LEN - 8` random characters of a 4-group id.
     #[inline]
     pub(crate) fn take_under<const LEN: usize>(&mut self, prefix: &[u8; PREFIX_LEN]) -> Id<LEN> {
-        let mut id = self.take_encoded();
-        id[..PREFIX_LEN].copy_from_slice(prefix);
+        let mut encoded = self.take_encoded();
+        engine::put_prefix(&mut encoded, prefix);
+        let id = encoded;
         Id::from_valid(id[..LEN].try_into().expect("LEN <= 32"))
     }
 

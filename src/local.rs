@@ -7,7 +7,7 @@
 //! generator's buffer of ids encoded ahead, 256 at a time, by the batch
 //! engine. Nothing on this path takes a lock or writes shared memory.
 
-use std::cell::RefCell;
+use std::cell::UnsafeCell;
 
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
 use crate::generator::{Generator, now_units};
@@ -22,14 +22,18 @@ pub(crate) struct Local {
 }
 
 thread_local! {
-    static LOCAL: RefCell<Option<Local>> = const { RefCell::new(None) };
+    static LOCAL: UnsafeCell<Option<Local>> = const { UnsafeCell::new(None) };
 }
 
 /// Runs `f` on this thread's state, creating it on first use.
 #[inline]
 pub(crate) fn with<R>(f: impl FnOnce(&mut Local) -> R) -> R {
     LOCAL.with(|cell| {
-        let mut state = cell.borrow_mut();
+        // SAFETY: the only `&mut` to this thread's state is the one made
+        // here, and it does not outlive `f`. `f` cannot reach `with` again:
+        // callers are this crate's free functions, whose closures only call
+        // `Local` methods, and those never call `with`.
+        let state = unsafe { &mut *cell.get() };
         f(state.get_or_insert_with(Local::new))
     })
 }
