@@ -18,6 +18,15 @@ fn single(c: &mut Criterion) {
             black_box(&buf);
         })
     });
+    let ticker = kuuid::clock::Ticker::start().expect("a thread");
+    g.bench_function("kuuid::id + clock::Ticker, to stack", |b| {
+        b.iter(|| {
+            let mut buf = [0u8; 32];
+            buf.copy_from_slice(kuuid::id().as_bytes());
+            black_box(&buf);
+        })
+    });
+    drop(ticker);
     g.bench_function("kuuid::idms, to stack", |b| {
         b.iter(|| {
             let mut buf = [0u8; 32];

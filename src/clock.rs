@@ -9,8 +9,14 @@
 //! write. When either moves, the caller publishes with `fetch_max` and takes
 //! the larger of the two, so if the wall clock steps back, ids keep the
 //! newest time until the clock catches up: no blocking, no spinning.
+//!
+//! A [`Ticker`] (opt-in) replaces the `time()` call with one load of a word
+//! its thread keeps current.
 
 use crossbeam_utils::CachePadded;
+
+mod ticker;
+pub use ticker::Ticker;
 
 #[cfg(loom)]
 use loom::sync::atomic::{AtomicU64, Ordering};
@@ -32,8 +38,9 @@ pub trait TimeSource: Send + Sync {
     fn millis(&self) -> u64;
 }
 
-/// The system's wall clock: `time(2)` for seconds (vDSO, ~2 ns), the precise
-/// `CLOCK_REALTIME` for milliseconds.
+/// The system's wall clock: for seconds, a running [`Ticker`]'s second or
+/// else `time(2)` (vDSO, ~2 ns); the precise `CLOCK_REALTIME` for
+/// milliseconds.
 ///
 /// ```
 /// use kuuid::clock::{SystemClock, TimeSource};

@@ -1,16 +1,27 @@
-//! The OS interface: the cheap clocks and the fork detector. Every `unsafe`
-//! call into the OS lives here (SIMD's lives in `engine/`).
+//! The OS interface: the cheap clocks and the words a forked child must not
+//! inherit. Every `unsafe` call into the OS lives here (SIMD's lives in
+//! `engine/`).
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Whole seconds since 1970 from `time(2)`: a vDSO read of the kernel's
-/// coarse clock on Linux (~2 ns, against ~25 ns for a full
-/// `clock_gettime`). It can lag the precise clock by up to one tick (1-4 ms)
-/// at a second boundary. 0 if the clock reads before 1970.
+/// Whole seconds since 1970: what a running [`crate::clock::Ticker`] last
+/// published (one relaxed load), else `time(2)`: a vDSO read of the kernel's
+/// coarse clock on Linux (~2 ns, against ~25 ns for a full `clock_gettime`),
+/// which can lag the precise clock by up to one tick (1-4 ms) at a second
+/// boundary. 0 if the clock reads before 1970.
 #[inline]
 pub(crate) fn unix_secs() -> u64 {
+    match process_words().ticked_secs.load(Ordering::Relaxed) {
+        0 => coarse_secs(),
+        t => t,
+    }
+}
+
+/// `time(2)`, or the precise clock where there is no such call.
+#[inline]
+fn coarse_secs() -> u64 {
     #[cfg(unix)]
     {
         // SAFETY: time(2) with a null pointer only returns the time.
@@ -51,43 +62,74 @@ pub(crate) fn unix_millis() -> u64 {
 /// atfork handler, so a child keeps its parent's state (the negative control).
 static GUARD_DISABLED: AtomicBool = AtomicBool::new(false);
 
-/// The fork detector's word when no wipe-on-fork page could be had; the
-/// atfork child handler zeroes it.
-static FALLBACK_WORD: AtomicU64 = AtomicU64::new(0);
+/// Words that read 0 in a freshly forked child (see [`process_words`]).
+#[derive(Debug)]
+pub(crate) struct ProcessWords {
+    /// The fork detector: the process token (`rng::fork`).
+    pub(crate) token: AtomicU64,
+    /// The second a running ticker last published; 0 when none runs, and in
+    /// a child, which does not inherit the ticker's thread.
+    pub(crate) ticked_secs: AtomicU64,
+}
 
-/// The word that reads 0 in a freshly forked child.
-static FORK_WORD: OnceLock<&'static AtomicU64> = OnceLock::new();
+impl ProcessWords {
+    const fn zero() -> Self {
+        ProcessWords {
+            token: AtomicU64::new(0),
+            ticked_secs: AtomicU64::new(0),
+        }
+    }
 
-extern "C" fn zero_in_child() {
-    // Runs in the child after fork(); only async-signal-safe work here.
-    FALLBACK_WORD.store(0, Ordering::Relaxed);
-    if let Some(w) = FORK_WORD.get() {
-        w.store(0, Ordering::Relaxed);
+    fn clear(&self) {
+        self.token.store(0, Ordering::Relaxed);
+        self.ticked_secs.store(0, Ordering::Relaxed);
     }
 }
 
-/// A process-wide word that reads 0 in every child process: it lives in a
+/// The words when no wipe-on-fork page could be had; the atfork child
+/// handler zeroes them.
+static FALLBACK_WORDS: ProcessWords = ProcessWords::zero();
+
+static PROCESS_WORDS: OnceLock<&'static ProcessWords> = OnceLock::new();
+
+extern "C" fn zero_in_child() {
+    // Runs in the child after fork(); only async-signal-safe work here
+    // (atomic stores).
+    FALLBACK_WORDS.clear();
+    if let Some(w) = PROCESS_WORDS.get() {
+        w.clear();
+    }
+}
+
+/// Process-wide words that read 0 in every child process: they live in a
 /// page marked `MADV_WIPEONFORK` (Linux 4.14+; the kernel zeroes it in any
 /// child, also one made by a raw `clone` that skips atfork handlers), and a
-/// `pthread_atfork` child handler zeroes it as well (the fallback where
+/// `pthread_atfork` child handler zeroes them as well (the fallback where
 /// madvise is refused, or the OS has no wipe-on-fork).
-pub(crate) fn fork_word() -> &'static AtomicU64 {
-    FORK_WORD.get_or_init(|| {
+#[inline]
+pub(crate) fn process_words() -> &'static ProcessWords {
+    PROCESS_WORDS.get_or_init(|| {
         if GUARD_DISABLED.load(Ordering::Relaxed) {
-            return &FALLBACK_WORD;
+            return &FALLBACK_WORDS;
         }
         #[cfg(unix)]
         {
             // SAFETY: registers a plain function pointer; it is never unregistered.
             unsafe { libc::pthread_atfork(None, None, Some(zero_in_child)) };
         }
-        wipe_on_fork_word().unwrap_or(&FALLBACK_WORD)
+        wipe_on_fork_page().unwrap_or(&FALLBACK_WORDS)
     })
+}
+
+/// The fork detector's word (see [`process_words`]).
+#[inline]
+pub(crate) fn fork_word() -> &'static AtomicU64 {
+    &process_words().token
 }
 
 /// One wipe-on-fork page, mapped once per process and never unmapped.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn wipe_on_fork_word() -> Option<&'static AtomicU64> {
+fn wipe_on_fork_page() -> Option<&'static ProcessWords> {
     // SAFETY: an anonymous private mapping of one page; on failure nothing
     // is kept.
     let page = unsafe {
@@ -109,15 +151,16 @@ fn wipe_on_fork_word() -> Option<&'static AtomicU64> {
         unsafe { libc::munmap(page, 4096) };
         return None;
     }
-    // SAFETY: the page is zeroed, 4096-byte aligned (so aligned for
-    // AtomicU64), readable and writable, and lives for the rest of the
-    // process: a `&'static AtomicU64` to its first word is valid. Only
-    // atomic operations touch it.
-    Some(unsafe { &*page.cast::<AtomicU64>() })
+    // SAFETY: the page is zeroed (all-zero atomics are valid `ProcessWords`),
+    // 4096-byte aligned (so aligned for it), 4096 bytes long (it needs 16),
+    // readable and writable, and lives for the rest of the process: a
+    // `&'static ProcessWords` to its start is valid. Only atomic operations
+    // touch it.
+    Some(unsafe { &*page.cast::<ProcessWords>() })
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn wipe_on_fork_word() -> Option<&'static AtomicU64> {
+fn wipe_on_fork_page() -> Option<&'static ProcessWords> {
     None
 }
 
@@ -125,5 +168,5 @@ fn wipe_on_fork_word() -> Option<&'static AtomicU64> {
 /// control). Must run before the first id; returns false if too late.
 pub(crate) fn disable_fork_guard() -> bool {
     GUARD_DISABLED.store(true, Ordering::Relaxed);
-    FORK_WORD.get().is_none()
+    PROCESS_WORDS.get().is_none()
 }

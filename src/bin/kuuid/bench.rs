@@ -2,7 +2,7 @@
 //!
 //! Each figure is the median of several timed rounds over one batch, after
 //! a warm-up round; the same work the library does for `fill`, the CLI's
-//! line writer and `parse_many`.
+//! line writer, `parse_many` and `kuuid::id()`.
 
 use std::io::{self, Write};
 use std::time::Instant;
@@ -118,5 +118,20 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
             row(&mut out, isa, "parse_many (library)", "-", t)?;
         }
     }
+    // The single-id path (`kuuid::id()`: per-thread buffer, clock read per
+    // id), with time() and with the opt-in ticker.
+    let isa = kuuid::engine::isa();
+    let rng = Generator::secure().rng_name();
+    let one_at_a_time = || {
+        median(a.rounds, || {
+            for _ in 0..n {
+                std::hint::black_box(kuuid::id());
+            }
+        })
+    };
+    row(&mut out, isa, "id() one at a time", rng, one_at_a_time())?;
+    let ticker = kuuid::clock::Ticker::start()?;
+    row(&mut out, isa, "id() + clock::Ticker", rng, one_at_a_time())?;
+    drop(ticker);
     Ok(())
 }
