@@ -57,6 +57,13 @@ mod rng;
 mod sys;
 mod time;
 
+/// The fork token's protocol, for the loom models in `loom-tests/` only.
+#[cfg(loom)]
+#[doc(hidden)]
+pub mod __loom {
+    pub use crate::rng::fork::{TokenWord, replace_token, token_of};
+}
+
 pub use error::Error;
 pub use generator::Generator;
 pub use id::{
