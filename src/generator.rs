@@ -60,10 +60,12 @@ pub struct Generator {
     /// call per 256 single ids instead of one each.
     pool: Box<[u32; POOL]>,
     pool_pos: usize,
-    /// 4-group ids encoded ahead with a placeholder prefix, used from
+    /// 4-group ids encoded ahead under `encoded_prefix`, used from
     /// `encoded_pos`: a single id is then a 32-byte copy.
     encoded: Box<[[u8; MAX_LEN]; BATCH]>,
     encoded_pos: usize,
+    /// The prefix the encoded-ahead ids were encoded under.
+    encoded_prefix: [u8; PREFIX_LEN],
 }
 
 /// Words in the small-request pool.
@@ -122,6 +124,7 @@ impl Generator {
             pool_pos: POOL,
             encoded: Box::new([[0; MAX_LEN]; BATCH]),
             encoded_pos: BATCH,
+            encoded_prefix: [0; PREFIX_LEN],
         })
     }
 
@@ -368,41 +371,31 @@ impl Generator {
     }
 
     /// An id of `LEN` bytes under `prefix` from the encoded-ahead buffer:
-    /// the first `LEN - 8` random characters of a 4-group id.
+    /// the first `LEN - 8` random characters of a 4-group id. Callers check
+    /// for a fork first.
     #[inline]
     pub(crate) fn take_under<const LEN: usize>(&mut self, prefix: &[u8; PREFIX_LEN]) -> Id<LEN> {
-        let mut encoded = self.take_encoded();
-        engine::put_prefix(&mut encoded, prefix);
-        let id = encoded;
+        if self.encoded_pos == BATCH {
+            self.encode_ahead(prefix);
+        }
+        let mut id = self.encoded[self.encoded_pos];
+        self.encoded_pos += 1;
+        // The batch was encoded under the prefix of its time: while that
+        // holds (the usual case) an id is a plain copy; after the second
+        // moves, or for another layout, the prefix is merged in a register.
+        if self.encoded_prefix != *prefix {
+            engine::put_prefix(&mut id, prefix);
+        }
         Id::from_valid(id[..LEN].try_into().expect("LEN <= 32"))
     }
 
-    /// The next encoded-ahead 4-group id (placeholder prefix). Callers check
-    /// for a fork first.
-    #[inline]
-    pub(crate) fn take_encoded(&mut self) -> [u8; MAX_LEN] {
-        if self.encoded_pos == BATCH {
-            self.encode_ahead();
-        }
-        let id = self.encoded[self.encoded_pos];
-        self.encoded_pos += 1;
-        id
-    }
-
     #[cold]
-    fn encode_ahead(&mut self) {
+    fn encode_ahead(&mut self, prefix: &[u8; PREFIX_LEN]) {
         let mut words = [0u32; BATCH * MAX_GROUPS];
         self.rng.fill_words(self.isa(), &mut words);
         let out = self.encoded.as_flattened_mut();
-        engine::encode_ids(
-            self.isa,
-            b"00000000",
-            &words,
-            MAX_GROUPS,
-            out,
-            MAX_LEN,
-            BATCH,
-        );
+        engine::encode_ids(self.isa, prefix, &words, MAX_GROUPS, out, MAX_LEN, BATCH);
+        self.encoded_prefix = *prefix;
         self.encoded_pos = 0;
     }
 
@@ -626,6 +619,23 @@ mod tests {
         let mut w = [7];
         assert!(!add_step(&mut w, 1 << 32 >> 1));
         assert_eq!(w, [7 + (1 << 31)]);
+    }
+
+    /// Ids taken from one encoded-ahead batch under prefixes that change
+    /// from id to id (the merge path) and stay put (the plain copy), across
+    /// refills: each carries its own prefix over unused random characters.
+    #[test]
+    fn taken_ids_carry_the_prefix_asked_for() {
+        let mut g = Generator::fast();
+        let mut randoms = std::collections::HashSet::new();
+        for i in 0..3 * BATCH as u64 {
+            let p = Prefix::from_value(if i % 3 == 0 { i } else { 42 });
+            let id: Kuuid = g.take_under(p.as_bytes());
+            assert_eq!(id.prefix(), p, "id {i}");
+            assert!(randoms.insert(id.random_str().to_owned()), "id {i}");
+            let short: crate::ShortKuuid = g.take_under(p.as_bytes());
+            assert_eq!(short.prefix(), p);
+        }
     }
 
     /// At a fixed time the random part is exhausted quickly with one group:
