@@ -303,21 +303,25 @@ impl Generator {
         }
         // One monotonic id: words, the step, and the scalar encoder, without
         // the batch machinery.
-        let groups = Id::<LEN>::GROUPS;
+        // Fixed-size word arrays throughout: slices of a run-time length
+        // turned every 4-to-16-byte copy into a memmove call (35 ns an id).
         let mut words = [0u32; MAX_GROUPS];
-        self.draw(&mut words[..groups]);
-        let value = self.next_monotonic(prefix.value(), &mut words[..groups]);
+        let now = prefix.value();
+        let value = match Id::<LEN>::GROUPS {
+            1 => self.monotonic_words::<1>(now, &mut words),
+            2 => self.monotonic_words::<2>(now, &mut words),
+            3 => self.monotonic_words::<3>(now, &mut words),
+            _ => self.monotonic_words::<4>(now, &mut words),
+        };
         let p = if value == prefix.value() {
             prefix
         } else {
             Prefix::from_value(value)
         };
-        let mut bytes = [0u8; LEN];
-        bytes[..PREFIX_LEN].copy_from_slice(p.as_bytes());
-        for (g, &w) in bytes[PREFIX_LEN..].chunks_exact_mut(GROUP_LEN).zip(&words) {
-            engine::scalar::encode_group(w, g.try_into().expect("6-byte group"));
-        }
-        Id::from_valid(bytes)
+        // Digits assembled in registers: small stores here would stall a
+        // caller's 16-byte loads of the id (see `engine::put_prefix`).
+        let id = engine::assemble_id(p.as_bytes(), words.map(engine::scalar::group_bits));
+        Id::from_valid(id[..LEN].try_into().expect("LEN <= 32"))
     }
 
     /// Fills a caller's slice with ids of any length.
@@ -469,8 +473,12 @@ impl Generator {
         // Monotonic: make each id follow the last, then encode runs that
         // share a prefix with one engine call each.
         let mut prefixes = [0u64; BATCH];
-        for (i, w) in words.chunks_exact_mut(groups).enumerate() {
-            prefixes[i] = self.next_monotonic(prefix.value(), w);
+        let now = prefix.value();
+        match groups {
+            1 => self.monotonic_run::<1>(now, words, &mut prefixes),
+            2 => self.monotonic_run::<2>(now, words, &mut prefixes),
+            3 => self.monotonic_run::<3>(now, words, &mut prefixes),
+            _ => self.monotonic_run::<4>(now, words, &mut prefixes),
         }
         let mut start = 0;
         while start < count {
@@ -494,32 +502,58 @@ impl Generator {
         }
     }
 
+    /// Draws `G` words into `words[..G]` and makes them the next id of the
+    /// monotonic sequence; returns its prefix value.
+    #[inline]
+    fn monotonic_words<const G: usize>(&mut self, now: u64, words: &mut [u32; MAX_GROUPS]) -> u64 {
+        let w: &mut [u32; G] = (&mut words[..G]).try_into().expect("G <= 4");
+        if POOL - self.pool_pos < G {
+            let isa = self.isa();
+            self.rng.fill_words(isa, &mut self.pool[..]);
+            self.pool_pos = 0;
+        }
+        *w = self.pool[self.pool_pos..self.pool_pos + G]
+            .try_into()
+            .expect("G words");
+        self.pool_pos += G;
+        self.next_monotonic(now, w)
+    }
+
+    /// Makes each `G`-word id in `words` (already random) follow the last;
+    /// their prefix values go to `prefixes`.
+    fn monotonic_run<const G: usize>(&mut self, now: u64, words: &mut [u32], prefixes: &mut [u64]) {
+        for (w, p) in words.chunks_exact_mut(G).zip(prefixes) {
+            *p = self.next_monotonic::<G>(now, w.try_into().expect("G words"));
+        }
+    }
+
     /// Turns fresh words `w` under prefix value `now` into the next id of the
     /// monotonic sequence; returns its prefix value.
-    fn next_monotonic(&mut self, now: u64, w: &mut [u32]) -> u64 {
+    #[inline]
+    fn next_monotonic<const G: usize>(&mut self, now: u64, w: &mut [u32; G]) -> u64 {
         let forward = self.layout.order == Order::Forward;
         let state = self.monotonic.as_mut().expect("monotonic mode");
         let Some((last, last_words)) = *state else {
-            *state = Some((now, copy4(w)));
+            *state = Some((now, widen(w)));
             return now;
         };
         // "Later" in layout order: a larger prefix value oldest first, a
         // smaller one newest first.
         let later = if forward { now > last } else { now < last };
         if later {
-            *state = Some((now, copy4(w)));
+            *state = Some((now, widen(w)));
             return now;
         }
-        let step = u64::from(w[w.len() - 1]) + 1;
-        let mut next = copy4(&last_words);
+        let step = u64::from(w[G - 1]) + 1;
+        let mut next: [u32; G] = last_words[..G].try_into().expect("G <= 4");
         let carried = if forward {
-            add_step(&mut next[..w.len()], step)
+            add_step(&mut next, step)
         } else {
-            sub_step(&mut next[..w.len()], step)
+            sub_step(&mut next, step)
         };
         let value = match (carried, forward) {
             (false, _) => {
-                w.copy_from_slice(&next[..w.len()]);
+                *w = next;
                 last
             }
             // The random part is exhausted: one unit forward in time, fresh
@@ -528,33 +562,37 @@ impl Generator {
             (true, true) => (last + 1).min(PREFIX_LIMIT - 1),
             (true, false) => last.saturating_sub(1),
         };
-        *state = Some((value, copy4(w)));
+        *state = Some((value, widen(w)));
         value
     }
 }
 
-/// The first (up to) four words.
-fn copy4(w: &[u32]) -> [u32; MAX_GROUPS] {
+/// `G <= 4` words in a 4-word array (zeros after).
+fn widen<const G: usize>(w: &[u32; G]) -> [u32; MAX_GROUPS] {
     let mut out = [0u32; MAX_GROUPS];
-    out[..w.len()].copy_from_slice(w);
+    out[..G].copy_from_slice(w);
     out
 }
 
 /// Adds `step` to the big-endian number in `w`; true on overflow.
+///
+/// Branch-free (a carry of 0 runs on through the higher words): a random
+/// step carries out of the lowest word half the time, a branch there
+/// mispredicted on every other id.
+#[inline]
 fn add_step(w: &mut [u32], step: u64) -> bool {
     let mut carry = step;
     for x in w.iter_mut().rev() {
         let s = u64::from(*x) + carry;
         *x = s as u32;
         carry = s >> 32;
-        if carry == 0 {
-            return false;
-        }
     }
-    true
+    carry != 0
 }
 
 /// Subtracts `step` from the big-endian number in `w`; true on underflow.
+/// Branch-free, as [`add_step`].
+#[inline]
 fn sub_step(w: &mut [u32], step: u64) -> bool {
     let mut borrow = step;
     for x in w.iter_mut().rev() {
@@ -562,11 +600,8 @@ fn sub_step(w: &mut [u32], step: u64) -> bool {
         let (d, under) = x.overflowing_sub(low as u32);
         *x = d;
         borrow = (borrow >> 32) + u64::from(under);
-        if borrow == 0 {
-            return false;
-        }
     }
-    true
+    borrow != 0
 }
 
 /// Now in the precision's units, from the process-wide monotonic clock.

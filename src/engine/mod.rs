@@ -355,6 +355,41 @@ pub(crate) fn put_prefix(id: &mut [u8; crate::id::MAX_LEN], prefix: &[u8; PREFIX
     }
 }
 
+/// A 32-byte id from its prefix and four groups' digits (each the low 48
+/// bits of a word, as [`scalar::group_bits`] makes them), built in registers
+/// and left in two 16-byte halves, for the reason [`put_prefix`] gives.
+#[inline(always)]
+pub(crate) fn assemble_id(prefix: &[u8; PREFIX_LEN], g: [u64; 4]) -> [u8; crate::id::MAX_LEN] {
+    let words = [
+        u64::from_le_bytes(*prefix),
+        g[0] | g[1] << 48,
+        g[1] >> 16 | g[2] << 32,
+        g[2] >> 32 | g[3] << 16,
+    ];
+    let mut id = [0u8; crate::id::MAX_LEN];
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_set_epi64x, _mm_storeu_si128};
+        let [w0, w1, w2, w3] = words.map(|w| w as i64);
+        // SAFETY: SSE2 is part of the x86-64 baseline; the stores write
+        // `id[..16]` and `id[16..]`, which `id` owns, unaligned allowed.
+        unsafe {
+            _mm_storeu_si128(id.as_mut_ptr().cast::<__m128i>(), _mm_set_epi64x(w1, w0));
+            _mm_storeu_si128(
+                id.as_mut_ptr().add(16).cast::<__m128i>(),
+                _mm_set_epi64x(w3, w2),
+            );
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        for (chunk, w) in id.chunks_exact_mut(8).zip(words) {
+            chunk.copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    id
+}
+
 /// Encodes `count` ids into `out` (id `i` at `out[i * stride..]`) on the
 /// active path; bytes between ids are left alone.
 ///
