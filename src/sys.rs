@@ -80,6 +80,7 @@ impl ProcessWords {
         }
     }
 
+    #[cfg(unix)]
     fn clear(&self) {
         self.token.store(0, Ordering::Relaxed);
         self.ticked_secs.store(0, Ordering::Relaxed);
@@ -92,6 +93,7 @@ static FALLBACK_WORDS: ProcessWords = ProcessWords::zero();
 
 static PROCESS_WORDS: OnceLock<&'static ProcessWords> = OnceLock::new();
 
+#[cfg(unix)]
 extern "C" fn zero_in_child() {
     // Runs in the child after fork(); only async-signal-safe work here
     // (atomic stores).

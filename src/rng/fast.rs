@@ -113,6 +113,7 @@ fn steps_scalar(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
 /// One xoshiro256++ step on every lane, writing each lane's u64 as two
 /// words (low, high) split by shifts, so word order is the same on any
 /// endianness. The form the vector variants compile (8 lanes side by side).
+#[cfg(any(target_arch = "x86_64", test))]
 #[inline(always)]
 fn steps_lanes(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
     for chunk in out.chunks_exact_mut(STEP_WORDS) {
