@@ -470,13 +470,15 @@ pub fn encode_with(
 /// `count >= 1`, `stride >= 32`.
 type Decode4 = unsafe fn(*const u8, usize, usize, *mut u64, *mut u32) -> usize;
 
-/// The 4-group decoder for a path (NEON decodes with scalar: see `aarch64/`).
+/// The 4-group decoder for a path.
 fn decode4_fn(isa: Isa) -> Decode4 {
     match isa {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => x86_64::avx2::decode4,
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => x86_64::avx512::decode4,
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Isa::Neon => aarch64::neon::decode4,
         _ => scalar::decode4_raw,
     }
 }

@@ -7,9 +7,16 @@
 //! exhaustively by `engine::scalar`'s tests). `tbl` over the 64-byte alphabet
 //! maps digits to ASCII, and `st3` interleaves the three pairs of each word
 //! on the way to memory.
+//!
+//! Decoding: `ld2` splits an id into its even and odd bytes, two `tbl`
+//! lookups over the 128-entry digit table validate and convert them, one
+//! widening multiply-add by 62 makes the 16 pairs, a `tbl` gathers each
+//! group's three pairs into 32-bit lanes, and widening multiply-adds by 3844
+//! give the groups as 64-bit values, checked against `u32::MAX`.
 
 use std::arch::aarch64::*;
 
+use crate::engine::scalar::DIGIT;
 use crate::engine::{ALPHABET64, PREFIX_LEN};
 
 pub(crate) fn is_supported() -> bool {
@@ -114,4 +121,99 @@ pub(crate) unsafe fn encode4(
         }
         i += 2;
     }
+}
+
+/// Digit values of 16 ASCII bytes: 0xFF for every byte outside the alphabet
+/// (bytes >= 0x80 included, which no table lookup reaches).
+#[inline(always)]
+fn digits(v: uint8x16_t, lo: uint8x16x4_t, hi: uint8x16x4_t) -> uint8x16_t {
+    // SAFETY: pure register arithmetic; NEON is enabled in every caller.
+    unsafe {
+        // Bytes 0..64 from the low table (0 above), 64..128 from the high one.
+        let d = vqtbx4q_u8(vqtbl4q_u8(lo, v), hi, vsubq_u8(v, vdupq_n_u8(64)));
+        vorrq_u8(d, vcgeq_u8(v, vdupq_n_u8(0x80)))
+    }
+}
+
+/// `tbl` indexes gathering pair `first + 3j` (bytes `2(first + 3j)`, `+1`)
+/// into 32-bit lane `j`, zero-extended (index 0xFF reads 0).
+const fn gather(first: usize) -> [u8; 16] {
+    let mut idx = [0xFF; 16];
+    let mut j = 0;
+    while j < 4 {
+        idx[4 * j] = (2 * (first + 3 * j)) as u8;
+        idx[4 * j + 1] = (2 * (first + 3 * j) + 1) as u8;
+        j += 1;
+    }
+    idx
+}
+const GATHER_A: [u8; 16] = gather(4);
+const GATHER_B: [u8; 16] = gather(5);
+const GATHER_C: [u8; 16] = gather(6);
+
+/// Decodes `count` 4-group ids; returns how many leading ids were valid.
+///
+/// # Safety
+/// The CPU supports NEON; `text` has `(count - 1) * stride + 32` readable
+/// bytes; `prefixes` has `count` writable `u64`s and `words` `4 * count`
+/// writable `u32`s.
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn decode4(
+    text: *const u8,
+    stride: usize,
+    count: usize,
+    prefixes: *mut u64,
+    words: *mut u32,
+) -> usize {
+    // SAFETY: DIGIT has 128 bytes; the gather tables 16 each.
+    let (lo, hi, ga, gb, gc) = unsafe {
+        (
+            vld1q_u8_x4(DIGIT.as_ptr()),
+            vld1q_u8_x4(DIGIT.as_ptr().add(64)),
+            vld1q_u8(GATHER_A.as_ptr()),
+            vld1q_u8(GATHER_B.as_ptr()),
+            vld1q_u8(GATHER_C.as_ptr()),
+        )
+    };
+    let k62 = vdupq_n_u8(62);
+    for i in 0..count {
+        // SAFETY: id i's 32 bytes are readable (caller's contract).
+        let v = unsafe { vld2q_u8(text.add(i * stride)) };
+        let (even, odd) = (digits(v.0, lo, hi), digits(v.1, lo, hi));
+        if vmaxvq_u8(vorrq_u8(even, odd)) == 0xFF {
+            return i;
+        }
+        // Pair k = digit 2k * 62 + digit 2k+1: pairs 0..4 the prefix, then
+        // three per group.
+        let p_lo = vmlal_u8(
+            vmovl_u8(vget_low_u8(odd)),
+            vget_low_u8(even),
+            vget_low_u8(k62),
+        );
+        let p_hi = vmlal_high_u8(vmovl_high_u8(odd), even, k62);
+        let table = uint8x16x2_t(vreinterpretq_u8_u16(p_lo), vreinterpretq_u8_u16(p_hi));
+        let lane = |g| vreinterpretq_u32_u8(vqtbl2q_u8(table, g));
+        let (a, b, c) = (lane(ga), lane(gb), lane(gc));
+        // A * 3844^2 + B * 3844 + C as (A * 3844 + B) * 3844 + C in 64 bits.
+        let ab = vmlaq_n_u32(b, a, 3844);
+        let v0 = vmlal_n_u32(vmovl_u32(vget_low_u32(c)), vget_low_u32(ab), 3844);
+        let v1 = vmlal_high_n_u32(vmovl_high_u32(c), ab, 3844);
+        let over = vorr_u32(vshrn_n_u64(v0, 32), vshrn_n_u64(v1, 32));
+        if vmaxv_u32(over) != 0 {
+            return i;
+        }
+        let w = vmovn_high_u64(vmovn_u64(v0), v1);
+        let prefix = ((u64::from(vgetq_lane_u16::<0>(p_lo)) * 3844
+            + u64::from(vgetq_lane_u16::<1>(p_lo)))
+            * 3844
+            + u64::from(vgetq_lane_u16::<2>(p_lo)))
+            * 3844
+            + u64::from(vgetq_lane_u16::<3>(p_lo));
+        // SAFETY: slots i and 4i..4i+4 are writable (caller's contract).
+        unsafe {
+            vst1q_u32(words.add(4 * i), w);
+            *prefixes.add(i) = prefix;
+        }
+    }
+    count
 }
