@@ -507,6 +507,8 @@ impl Generator {
     #[inline]
     fn monotonic_words<const G: usize>(&mut self, now: u64, words: &mut [u32; MAX_GROUPS]) -> u64 {
         let w: &mut [u32; G] = (&mut words[..G]).try_into().expect("G <= 4");
+        // `draw`'s pool logic, spelled out on a fixed size: sharing a helper
+        // with `draw` measured 1.2-1.4 ns slower per id (plain loop, A/B).
         if POOL - self.pool_pos < G {
             let isa = self.isa();
             self.rng.fill_words(isa, &mut self.pool[..]);
