@@ -108,8 +108,10 @@ impl Ticker {
     /// Whether a ticker is publishing the second in this process.
     ///
     /// ```
-    /// # if kuuid::clock::Ticker::is_running() { return; } // another doctest's
-    /// assert!(!kuuid::clock::Ticker::is_running());
+    /// let ticker = kuuid::clock::Ticker::start()?;
+    /// assert!(kuuid::clock::Ticker::is_running()); // while a handle lives
+    /// # drop(ticker);
+    /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn is_running() -> bool {
         sys::process_words().ticked_secs.load(Ordering::Relaxed) != 0
