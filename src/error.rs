@@ -40,6 +40,11 @@ pub enum Error {
     },
     /// A time range whose start is after its end.
     InvertedRange,
+    /// A monotonic generator has no later id: its prefix is at the end of
+    /// the range and its random part is used up.
+    MonotonicExhausted,
+    /// The OS random source failed (its message).
+    Random(String),
 }
 
 impl fmt::Display for Error {
@@ -55,6 +60,10 @@ impl fmt::Display for Error {
                 write!(f, "buffer of {found} bytes is too small, {needed} needed")
             }
             Error::InvertedRange => f.write_str("the range's start is after its end"),
+            Error::MonotonicExhausted => f.write_str(
+                "monotonic ids exhausted: the prefix is at the end of its range and the random part is used up",
+            ),
+            Error::Random(e) => write!(f, "the OS random source failed: {e}"),
         }
     }
 }

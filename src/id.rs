@@ -21,7 +21,7 @@ use crate::time::Timestamp;
 /// Most random groups an id can carry (128 bits).
 pub const MAX_GROUPS: usize = 4;
 /// Length of the longest id (8 + 4 * 6).
-pub const MAX_LEN: usize = PREFIX_LEN + GROUP_LEN * MAX_GROUPS;
+pub const MAX_LEN: usize = crate::engine::MAX_ID_LEN;
 
 /// The id lengths that exist: 1 to 4 random groups.
 const ANY_LEN: &[usize] = &[14, 20, 26, 32];
@@ -51,7 +51,8 @@ pub struct Id<const LEN: usize>([u8; LEN]);
 pub type Kuuid = Id<32>;
 /// Three random groups: 26 characters, 96 random bits (npm `id({random: 3})`).
 pub type Kuuid3 = Id<26>;
-/// The short form: 20 characters, 64 random bits (npm `ids()`, `idsr()`).
+/// The short form: 20 characters, 64 random bits (npm `ids()`, `idsr()`:
+/// seconds, oldest and newest first).
 pub type ShortKuuid = Id<20>;
 /// One random group: 14 characters, 32 random bits (npm `id({random: 1})`).
 pub type Kuuid1 = Id<14>;
@@ -124,7 +125,8 @@ impl<const LEN: usize> Id<LEN> {
     /// ```
     pub fn parse_many(text: &[u8], stride: usize, out: &mut [Self]) -> Result<(), ManyError> {
         let n = out.len();
-        if n > 0 && stride < LEN {
+        // Checked even for no ids: a stride of 0 would divide by zero below.
+        if stride < LEN {
             return Err(ManyError {
                 index: 0,
                 error: ParseError::Length {

@@ -5,26 +5,7 @@
 use std::fmt;
 
 use crate::engine::{self, PREFIX_LEN, PREFIX_LIMIT};
-use crate::time::{IntoTimestamp, TimeError, Timestamp};
-
-/// The unit of the timestamp prefix.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Precision {
-    /// Seconds since 1970 (npm `id`, `idr`, `idsr`).
-    #[default]
-    Seconds,
-    /// Milliseconds since 1970 (npm `idms`, `idmsr`, `ids`).
-    Millis,
-}
-
-impl fmt::Display for Precision {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Precision::Seconds => "second",
-            Precision::Millis => "millisecond",
-        })
-    }
-}
+use crate::time::{IntoTimestamp, Precision, TimeError, Timestamp};
 
 /// Which way ids sort by time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -110,13 +91,6 @@ impl Layout {
     /// after the year 8888 (milliseconds).
     pub(crate) fn prefix_of_units(self, units: u64) -> Prefix {
         Prefix::from_value(self.apply_order(units.min(PREFIX_LIMIT - 1)))
-    }
-
-    /// The prefix for now, from the process-wide monotonic clock through this
-    /// thread's memo (a fresh memo per call would publish to the shared clock,
-    /// a locked read-modify-write, and re-encode the prefix every time).
-    pub(crate) fn prefix_now(self) -> Prefix {
-        crate::local::with(|l| l.prefix_now(self))
     }
 
     /// Maps time units to the prefix value and back (the map is its own inverse).

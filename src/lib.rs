@@ -34,8 +34,8 @@
 //! | `idms()` | [`idms`], [`try_idms`] | milliseconds | 4 |
 //! | `idr()` | [`idr`], [`try_idr`] | seconds, newest first | 4 |
 //! | `idmsr()` | [`idmsr`], [`try_idmsr`] | milliseconds, newest first | 4 |
-//! | `ids()` | [`ids`], [`try_ids`] | milliseconds (as npm) | 2 |
-//! | `idsr()` | [`idsr`], [`try_idsr`] | seconds, newest first (as npm) | 2 |
+//! | `ids()` | [`ids`], [`try_ids`] | seconds | 2 |
+//! | `idsr()` | [`idsr`], [`try_idsr`] | seconds, newest first | 2 |
 //! | `prefix()` ... | [`prefix`], [`prefixms`], [`prefix_reverse`], [`prefix_reverse_ms`] | | |
 //! | `rand()` | [`rand`], [`try_rand`] | | 4 |
 //! | `id({...})` | [`Options`] | any | 1 to 4 |
@@ -49,7 +49,9 @@ mod external;
 mod generator;
 mod id;
 mod layout;
+mod lines;
 mod local;
+mod monotonic;
 mod options;
 mod parse;
 mod range;
@@ -69,12 +71,13 @@ pub use generator::Generator;
 pub use id::{
     AnyKuuid, Id, Kuuid, Kuuid1, Kuuid3, MAX_GROUPS, RandomPart, RandomWords, ShortKuuid,
 };
-pub use layout::{Layout, Order, Precision, Prefix};
+pub use layout::{Layout, Order, Prefix};
+pub use lines::{ParseLines, ParsedLine, parse_lines};
 pub use options::Options;
-pub use parse::{ManyError, ParseError, ParsedLine, parse_lines};
+pub use parse::{ManyError, ParseError};
 pub use range::KeyRange;
 pub use rng::RngKind;
-pub use time::{IntoTimestamp, TimeError, Timestamp};
+pub use time::{IntoTimestamp, Precision, TimeError, Timestamp};
 
 /// Defines an npm-named id function (now) and its `try_` twin (given time).
 macro_rules! id_fns {
@@ -91,7 +94,7 @@ macro_rules! id_fns {
         /// ```
         #[inline]
         pub fn $now() -> $ty {
-            local::with(|l| l.mint_now($layout))
+            local::mint_now($layout)
         }
 
         $(#[$doc])*
@@ -107,7 +110,7 @@ macro_rules! id_fns {
         /// ```
         pub fn $try(t: impl IntoTimestamp) -> Result<$ty, TimeError> {
             let prefix = $layout.prefix(t)?;
-            Ok(local::with(|l| l.mint(prefix.as_bytes())))
+            Ok(local::mint(&prefix))
         }
     )*};
 }
@@ -121,9 +124,9 @@ id_fns! {
     idr, try_idr, Kuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
     /// A 32-character id, milliseconds, newest first (npm `idmsr()`).
     idmsr, try_idmsr, Kuuid, Layout::MILLIS_REVERSE, "zZKZ7GfP";
-    /// A 20-character id, milliseconds, oldest first (npm `ids()`, which uses
-    /// milliseconds although its reverse twin uses seconds).
-    ids, try_ids, ShortKuuid, Layout::MILLIS, "0QfQsjKa";
+    /// A 20-character id, seconds, oldest first (npm `ids()`, which is
+    /// `id({timestamp, random: 2})`).
+    ids, try_ids, ShortKuuid, Layout::SECONDS, "001eVnWK";
     /// A 20-character id, seconds, newest first (npm `idsr()`).
     idsr, try_idsr, ShortKuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
 }
@@ -139,7 +142,7 @@ macro_rules! prefix_fns {
         #[doc = concat!("assert_eq!(kuuid::", stringify!($now), "().as_str().len(), 8);")]
         /// ```
         pub fn $now() -> Prefix {
-            $layout.prefix_now()
+            local::prefix_now($layout)
         }
 
         $(#[$doc])*
@@ -178,7 +181,7 @@ prefix_fns! {
 /// assert_eq!(ids.len(), 100_000);
 /// ```
 pub fn fill(ids: &mut [Kuuid]) {
-    local::with(|l| l.fill(ids))
+    local::fill(ids)
 }
 
 /// 128 random bits as four 6-character groups (npm `rand()`).
@@ -187,7 +190,7 @@ pub fn fill(ids: &mut [Kuuid]) {
 /// assert_eq!(kuuid::rand().as_str().len(), 24);
 /// ```
 pub fn rand() -> RandomPart {
-    local::with(|l| l.random_part(MAX_GROUPS))
+    local::random_part(MAX_GROUPS)
 }
 
 /// `groups` random groups of 6 characters (npm `rand(n)`); fails unless
@@ -200,7 +203,7 @@ pub fn rand() -> RandomPart {
 /// ```
 pub fn try_rand(groups: usize) -> Result<RandomPart, Error> {
     generator::check_groups(groups)?;
-    Ok(local::with(|l| l.random_part(groups)))
+    Ok(local::random_part(groups))
 }
 
 /// Makes every generator in the process (the per-thread ones behind the free

@@ -6,36 +6,121 @@
 //! the second or millisecond changes), and a 32-byte copy out of the
 //! generator's buffer of ids encoded ahead, 256 at a time, by the batch
 //! engine. Nothing on this path takes a lock or writes shared memory.
+//!
+//! User code can run while this thread's state is in use: the global
+//! allocator (the state's first use allocates), a panic hook, a custom
+//! `getrandom` backend. If it mints an id there, or from a thread-local
+//! destructor after the state is gone, the call is served by [`fallback`]:
+//! OS randomness and the scalar encoder, on the stack, touching no
+//! per-thread state and no one-time initializer.
 
-use std::cell::UnsafeCell;
+use std::cell::{Cell, UnsafeCell};
 
-use crate::engine::{GROUP_LEN, PREFIX_LEN};
-use crate::generator::{Generator, now_units};
-use crate::id::{AnyKuuid, Id, Kuuid, RandomPart};
-use crate::layout::{Layout, Order, Precision, Prefix};
+use crate::clock::Seen;
+use crate::engine::{self, GROUP_LEN, Isa, PREFIX_LEN};
+use crate::generator::{BATCH, Generator, now_units};
+use crate::id::{AnyKuuid, Id, Kuuid, MAX_GROUPS, RandomPart};
+use crate::layout::{Layout, Order, Prefix};
+use crate::time::Precision;
 
-pub(crate) struct Local {
+struct Local {
     /// Secure engine, seconds, oldest first: what `fill` needs as is.
     gen_: Generator,
     /// Last (units, prefix) per layout, indexed by [`slot`].
     memo: [(u64, Prefix); 4],
 }
 
-thread_local! {
-    static LOCAL: UnsafeCell<Option<Local>> = const { UnsafeCell::new(None) };
+/// This thread's state and the flag that makes its use exclusive.
+struct Slot {
+    /// True while a `&mut Local` made by [`with`] is live.
+    busy: Cell<bool>,
+    state: UnsafeCell<Option<Local>>,
 }
 
-/// Runs `f` on this thread's state, creating it on first use.
+thread_local! {
+    static LOCAL: Slot = const {
+        Slot { busy: Cell::new(false), state: UnsafeCell::new(None) }
+    };
+}
+
+/// Clears the busy flag when dropped, also when `f` unwinds.
+struct Release<'a>(&'a Cell<bool>);
+
+impl Drop for Release<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
+}
+
+/// Runs `f` on this thread's state, creating it on first use; `None` if the
+/// state is in use further up this thread's stack (a re-entrant call) or
+/// already destroyed (a call from a thread-local destructor).
 #[inline]
-pub(crate) fn with<R>(f: impl FnOnce(&mut Local) -> R) -> R {
-    LOCAL.with(|cell| {
-        // SAFETY: the only `&mut` to this thread's state is the one made
-        // here, and it does not outlive `f`. `f` cannot reach `with` again:
-        // callers are this crate's free functions, whose closures only call
-        // `Local` methods, and those never call `with`.
-        let state = unsafe { &mut *cell.get() };
-        f(state.get_or_insert_with(Local::new))
-    })
+fn with<R>(f: impl FnOnce(&mut Local) -> R) -> Option<R> {
+    LOCAL
+        .try_with(|slot| {
+            if slot.busy.get() {
+                return None;
+            }
+            slot.busy.set(true);
+            let _release = Release(&slot.busy);
+            // SAFETY: `busy` was false and is true from here until `_release`
+            // drops after `f` returns or unwinds, so this is the only `&mut`
+            // to the state: any call that reaches `with` meanwhile (user code
+            // run by `Local::new` or `f`: an allocator, a panic hook, a
+            // getrandom backend) reads `busy == true` and returns before
+            // touching `state`. `Slot` is thread-local and not `Sync`, so no
+            // other thread sees it.
+            let state = unsafe { &mut *slot.state.get() };
+            let local = match state {
+                Some(local) => local,
+                None => state.insert(Local::new()),
+            };
+            Some(f(local))
+        })
+        .ok()
+        .flatten()
+}
+
+/// An id of `LEN` bytes minted now in `layout`.
+#[inline]
+pub(crate) fn mint_now<const LEN: usize>(layout: Layout) -> Id<LEN> {
+    with(|l| l.mint_now(layout)).unwrap_or_else(|| fallback::mint(&fallback::prefix_now(layout)))
+}
+
+/// An id of `LEN` bytes under `prefix`.
+#[inline]
+pub(crate) fn mint<const LEN: usize>(prefix: &Prefix) -> Id<LEN> {
+    with(|l| l.mint(prefix.as_bytes())).unwrap_or_else(|| fallback::mint(prefix))
+}
+
+/// An id with a run-time number of groups (already checked to be 1 to 4).
+pub(crate) fn mint_any(prefix: &Prefix, groups: usize) -> AnyKuuid {
+    let id: Kuuid = mint(prefix);
+    AnyKuuid::from_valid(&id.as_bytes()[..PREFIX_LEN + GROUP_LEN * groups])
+}
+
+/// `groups` random groups alone (already checked to be 1 to 4).
+pub(crate) fn random_part(groups: usize) -> RandomPart {
+    let id: Kuuid = mint(&Prefix::from_value(0));
+    RandomPart::from_valid(&id.as_bytes()[PREFIX_LEN..PREFIX_LEN + GROUP_LEN * groups])
+}
+
+/// Fills a slice with 32-character ids (seconds, oldest first) minted now.
+pub(crate) fn fill(ids: &mut [Kuuid]) {
+    // The slice is the caller's: `with` may refuse before touching it, and
+    // the fallback then fills all of it.
+    if with(|l| l.gen_.fill(ids)).is_none() {
+        fallback::fill(ids);
+    }
+}
+
+/// The prefix for now in `layout`, through this thread's memo (a fresh memo
+/// per call would publish to the shared clock, a locked read-modify-write,
+/// and re-encode the prefix every time).
+pub(crate) fn prefix_now(layout: Layout) -> Prefix {
+    with(|l| l.prefix_now(layout)).unwrap_or_else(|| fallback::prefix_now(layout))
 }
 
 fn slot(layout: Layout) -> usize {
@@ -54,7 +139,7 @@ impl Local {
 
     /// The prefix for now in `layout`, re-encoded only when the time moved.
     #[inline]
-    pub(crate) fn prefix_now(&mut self, layout: Layout) -> Prefix {
+    fn prefix_now(&mut self, layout: Layout) -> Prefix {
         let units = now_units(layout.precision, &mut self.gen_.seen);
         let memo = &mut self.memo[slot(layout)];
         if memo.0 != units {
@@ -63,35 +148,98 @@ impl Local {
         memo.1
     }
 
-    /// An id of `LEN` bytes minted now.
     #[inline]
-    pub(crate) fn mint_now<const LEN: usize>(&mut self, layout: Layout) -> Id<LEN> {
+    fn mint_now<const LEN: usize>(&mut self, layout: Layout) -> Id<LEN> {
         self.gen_.check_fork();
         let prefix = self.prefix_now(layout);
         self.gen_.take_under(prefix.as_bytes())
     }
 
-    /// An id of `LEN` bytes under `prefix`.
     #[inline]
-    pub(crate) fn mint<const LEN: usize>(&mut self, prefix: &[u8; PREFIX_LEN]) -> Id<LEN> {
+    fn mint<const LEN: usize>(&mut self, prefix: &[u8; PREFIX_LEN]) -> Id<LEN> {
         self.gen_.check_fork();
         self.gen_.take_under(prefix)
     }
+}
 
-    /// An id with a run-time number of groups (already checked to be 1 to 4).
-    pub(crate) fn mint_any(&mut self, prefix: &Prefix, groups: usize) -> AnyKuuid {
-        let id: Kuuid = self.mint(prefix.as_bytes());
-        AnyKuuid::from_valid(&id.as_bytes()[..PREFIX_LEN + GROUP_LEN * groups])
+/// Ids without this thread's state, for the calls [`with`] refuses: random
+/// words straight from the OS (one `getrandom` per id or per 256 ids: slow,
+/// but these calls are rare) and the scalar encoder, which needs no
+/// dispatch. Nothing here allocates, takes a lock or runs a one-time
+/// initializer, so it cannot re-enter itself through an allocator or
+/// deadlock on an initializer the interrupted call holds.
+mod fallback {
+    use super::*;
+
+    /// `N` words from the OS.
+    ///
+    /// # Panics
+    /// If the OS refuses randomness, as every free function documents.
+    fn os_words<const N: usize>() -> [u32; N] {
+        let mut words = [0u32; N];
+        getrandom::fill(bytemuck::cast_slice_mut(&mut words))
+            .expect("the OS random source (getrandom) failed");
+        words
     }
 
-    /// `groups` random groups alone (already checked to be 1 to 4).
-    pub(crate) fn random_part(&mut self, groups: usize) -> RandomPart {
-        let id: Kuuid = self.mint(b"00000000");
-        RandomPart::from_valid(&id.as_bytes()[PREFIX_LEN..PREFIX_LEN + GROUP_LEN * groups])
+    pub(super) fn prefix_now(layout: Layout) -> Prefix {
+        layout.prefix_of_units(now_units(layout.precision, &mut Seen::default()))
     }
 
-    /// Fills a slice with 32-character ids (seconds, oldest first) minted now.
-    pub(crate) fn fill(&mut self, ids: &mut [Kuuid]) {
-        self.gen_.fill(ids);
+    pub(super) fn mint<const LEN: usize>(prefix: &Prefix) -> Id<LEN> {
+        let words: [u32; MAX_GROUPS] = os_words();
+        let id = engine::assemble_id(prefix.as_bytes(), words.map(engine::scalar::group_bits));
+        Id::from_valid(id[..LEN].try_into().expect("LEN <= 32"))
+    }
+
+    pub(super) fn fill(ids: &mut [Kuuid]) {
+        let prefix = prefix_now(Layout::SECONDS);
+        for chunk in ids.chunks_mut(BATCH) {
+            let words: [u32; BATCH * MAX_GROUPS] = os_words();
+            let count = chunk.len();
+            let out = Id::as_flat_bytes_mut(chunk);
+            let len = out.len() / count;
+            engine::encode_ids(
+                Some(Isa::Scalar),
+                prefix.as_bytes(),
+                &words,
+                MAX_GROUPS,
+                out,
+                len,
+                count,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A call made while the state is in use is refused (and so served by
+    /// the fallback), and the state is usable again once the outer call ends,
+    /// also after it panics.
+    #[test]
+    fn nested_calls_are_refused_and_the_flag_is_released() {
+        let inner = with(|_| with(|_| ()));
+        assert_eq!(inner, Some(None));
+        assert_eq!(with(|_| 1), Some(1));
+        let unwound = std::panic::catch_unwind(|| with(|_| panic!("inside")));
+        assert!(unwound.is_err());
+        assert_eq!(with(|_| 2), Some(2));
+    }
+
+    #[test]
+    fn fallback_ids_are_valid_and_distinct() {
+        let a: Kuuid = fallback::mint(&Prefix::from_value(7));
+        let b: Kuuid = fallback::mint(&Prefix::from_value(7));
+        assert_ne!(a, b);
+        assert_eq!(a.prefix().value(), 7);
+        assert_eq!(a.as_str().parse::<Kuuid>(), Ok(a));
+        let mut ids = vec![Kuuid::default(); 3 * BATCH + 5];
+        fallback::fill(&mut ids);
+        let set: std::collections::HashSet<_> = ids.iter().collect();
+        assert_eq!(set.len(), ids.len());
+        assert!(ids.iter().all(|id| id.as_str().parse::<Kuuid>() == Ok(*id)));
     }
 }

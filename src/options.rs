@@ -3,7 +3,8 @@
 use crate::Error;
 use crate::generator::check_groups;
 use crate::id::{AnyKuuid, MAX_GROUPS};
-use crate::layout::{Layout, Order, Precision, Prefix};
+use crate::layout::{Layout, Order, Prefix};
+use crate::time::Precision;
 use crate::time::{IntoTimestamp, TimeError, Timestamp};
 
 /// The options of npm's `kuuid.id(opts)`: time, number of random groups,
@@ -123,7 +124,7 @@ impl Options {
     /// ```
     pub fn prefix(&self) -> Result<Prefix, Error> {
         Ok(match &self.timestamp {
-            None => self.layout.prefix_now(),
+            None => crate::local::prefix_now(self.layout),
             Some(t) => self.layout.prefix(t.clone()?)?,
         })
     }
@@ -136,6 +137,6 @@ impl Options {
     pub fn id(&self) -> Result<AnyKuuid, Error> {
         check_groups(self.random)?;
         let prefix = self.prefix()?;
-        Ok(crate::local::with(|l| l.mint_any(&prefix, self.random)))
+        Ok(crate::local::mint_any(&prefix, self.random))
     }
 }

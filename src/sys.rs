@@ -2,8 +2,7 @@
 //! inherit. Every `unsafe` call into the OS lives here (SIMD's lives in
 //! `engine/`).
 
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Whole seconds since 1970: what a running [`crate::clock::Ticker`] last
@@ -91,14 +90,23 @@ impl ProcessWords {
 /// handler zeroes them.
 static FALLBACK_WORDS: ProcessWords = ProcessWords::zero();
 
-static PROCESS_WORDS: OnceLock<&'static ProcessWords> = OnceLock::new();
+/// The words in use: null until the first call of [`process_words`].
+///
+/// Not a `OnceLock`: a fork while another thread is inside its initializer
+/// would leave the child's copy marked "running" with no thread to finish
+/// it, and the child's first id would wait forever. Threads that race here
+/// each make a page; one wins the exchange and the others unmap theirs.
+static PROCESS_WORDS: AtomicPtr<ProcessWords> = AtomicPtr::new(std::ptr::null_mut());
 
 #[cfg(unix)]
 extern "C" fn zero_in_child() {
     // Runs in the child after fork(); only async-signal-safe work here
-    // (atomic stores).
+    // (atomic loads and stores).
     FALLBACK_WORDS.clear();
-    if let Some(w) = PROCESS_WORDS.get() {
+    let w = PROCESS_WORDS.load(Ordering::Acquire);
+    // SAFETY: non-null values of PROCESS_WORDS point to `FALLBACK_WORDS` or
+    // a page that is never unmapped once published.
+    if let Some(w) = unsafe { w.as_ref() } {
         w.clear();
     }
 }
@@ -110,17 +118,46 @@ extern "C" fn zero_in_child() {
 /// madvise is refused, or the OS has no wipe-on-fork).
 #[inline]
 pub(crate) fn process_words() -> &'static ProcessWords {
-    PROCESS_WORDS.get_or_init(|| {
-        if GUARD_DISABLED.load(Ordering::Relaxed) {
-            return &FALLBACK_WORDS;
-        }
+    let w = PROCESS_WORDS.load(Ordering::Acquire);
+    // SAFETY: as in `zero_in_child`: published pointers stay valid for the
+    // rest of the process.
+    match unsafe { w.as_ref() } {
+        Some(w) => w,
+        None => init_process_words(),
+    }
+}
+
+#[cold]
+fn init_process_words() -> &'static ProcessWords {
+    let mine: &'static ProcessWords = if GUARD_DISABLED.load(Ordering::Relaxed) {
+        &FALLBACK_WORDS
+    } else {
+        // Registered before the words are published, so no fork can see
+        // them without the handler; racing threads may each register it,
+        // and zeroing twice is harmless.
         #[cfg(unix)]
         {
             // SAFETY: registers a plain function pointer; it is never unregistered.
             unsafe { libc::pthread_atfork(None, None, Some(zero_in_child)) };
         }
         wipe_on_fork_page().unwrap_or(&FALLBACK_WORDS)
-    })
+    };
+    let ptr = std::ptr::from_ref(mine).cast_mut();
+    match PROCESS_WORDS.compare_exchange(
+        std::ptr::null_mut(),
+        ptr,
+        Ordering::AcqRel,
+        Ordering::Acquire,
+    ) {
+        Ok(_) => mine,
+        Err(winner) => {
+            if !std::ptr::eq(mine, &FALLBACK_WORDS) {
+                unmap_page(ptr);
+            }
+            // SAFETY: the winner's pointer was published and stays valid.
+            unsafe { &*winner }
+        }
+    }
 }
 
 /// The fork detector's word (see [`process_words`]).
@@ -166,9 +203,20 @@ fn wipe_on_fork_page() -> Option<&'static ProcessWords> {
     None
 }
 
+/// Unmaps a page from [`wipe_on_fork_page`] that lost the race to be
+/// published (no reference to it was ever handed out).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn unmap_page(page: *mut ProcessWords) {
+    // SAFETY: `page` is a page this thread mapped and never published.
+    unsafe { libc::munmap(page.cast(), 4096) };
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn unmap_page(_page: *mut ProcessWords) {}
+
 /// Turns the fork guard off for this process (test-only: the negative
 /// control). Must run before the first id; returns false if too late.
 pub(crate) fn disable_fork_guard() -> bool {
     GUARD_DISABLED.store(true, Ordering::Relaxed);
-    PROCESS_WORDS.get().is_none()
+    PROCESS_WORDS.load(Ordering::Acquire).is_null()
 }

@@ -5,7 +5,24 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::layout::Precision;
+/// The unit of the timestamp prefix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// Seconds since 1970 (npm `id`, `idr`, `ids`, `idsr`).
+    #[default]
+    Seconds,
+    /// Milliseconds since 1970 (npm `idms`, `idmsr`).
+    Millis,
+}
+
+impl fmt::Display for Precision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Precision::Seconds => "second",
+            Precision::Millis => "millisecond",
+        })
+    }
+}
 
 /// A point in time at or after 1970-01-01T00:00:00Z, with millisecond
 /// resolution: what a kuuid prefix encodes.
@@ -91,10 +108,22 @@ impl Timestamp {
         UNIX_EPOCH.checked_add(Duration::from_millis(self.ms))
     }
 
-    /// The instant as a `jiff::Timestamp`, or `None` past jiff's range (year 9999).
-    fn to_jiff(self) -> Option<jiff::Timestamp> {
-        let ms = i64::try_from(self.ms).ok()?;
-        jiff::Timestamp::from_millisecond(ms).ok()
+    /// RFC 3339 text in UTC, or `None` past 9999-12-31T23:59:59.999Z.
+    /// Written from the civil parts, not through an instant type, whose
+    /// range (jiff's) ends a day earlier.
+    fn rfc3339(self) -> Option<String> {
+        let secs = self.ms / 1000;
+        let days = i64::try_from(secs / 86_400).ok()?;
+        let (y, m, d) = civil_from_days(days);
+        if y > 9999 {
+            return None;
+        }
+        let rem = secs % 86_400;
+        let (hh, mm, ss) = (rem / 3600, rem / 60 % 60, rem % 60);
+        Some(match self.ms % 1000 {
+            0 => format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z"),
+            ms => format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}.{ms:03}Z"),
+        })
     }
 
     /// RFC 3339 in UTC (`2018-01-01T00:00:00Z`, with `.sss` when the
@@ -108,7 +137,7 @@ impl Timestamp {
     /// assert_eq!(Timestamp::from_secs(62u64.pow(8) - 1).unwrap().to_rfc3339(), None);
     /// ```
     pub fn to_rfc3339(self) -> Option<String> {
-        self.to_jiff().map(|t| t.to_string())
+        self.rfc3339()
     }
 
     /// Checks that this time fits an 8-character prefix of the given
@@ -128,12 +157,12 @@ impl Timestamp {
     }
 }
 
-/// Shown as RFC 3339 (UTC) where it can be; past year 9999 as
+/// Shown as RFC 3339 (UTC) through 9999-12-31T23:59:59.999Z; past that as
 /// `+<seconds>s` since 1970.
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.to_jiff() {
-            Some(t) => write!(f, "{t}"),
+        match self.rfc3339() {
+            Some(t) => f.write_str(&t),
             None => write!(f, "+{}.{:03}s", self.as_secs(), self.ms % 1000),
         }
     }
@@ -161,12 +190,84 @@ impl FromStr for Timestamp {
         {
             return Err(TimeError::BeforeEpoch);
         }
-        let j: jiff::Timestamp = t.parse().map_err(|e: jiff::Error| TimeError::Syntax {
-            input: s.to_owned(),
-            reason: e.to_string(),
-        })?;
-        Timestamp::try_from(j)
+        parse_rfc3339(t).map_err(|reason| match reason {
+            Refused::Time(e) => e,
+            Refused::Syntax(reason) => TimeError::Syntax {
+                input: s.to_owned(),
+                reason,
+            },
+        })
     }
+}
+
+/// Why RFC 3339 text was refused.
+enum Refused {
+    Time(TimeError),
+    Syntax(String),
+}
+
+/// RFC 3339 text to milliseconds since 1970, by its civil parts: an instant
+/// type would stop at its own range (jiff's ends at 9999-12-30T22:00Z, so
+/// the last day of 9999 in UTC would be refused), and a leap second would
+/// be read as :59 without a word.
+fn parse_rfc3339(t: &str) -> Result<Timestamp, Refused> {
+    // `YYYY-MM-DDTHH:MM:60`: Unix time has no leap seconds.
+    let b = t.as_bytes();
+    if b.len() >= 19 && b[16] == b':' && &b[17..19] == b"60" {
+        return Err(Refused::Time(TimeError::LeapSecond {
+            input: t.to_owned(),
+        }));
+    }
+    let pieces =
+        jiff::fmt::temporal::Pieces::parse(t).map_err(|e| Refused::Syntax(e.to_string()))?;
+    let (Some(time), Some(offset)) = (pieces.time(), pieces.to_numeric_offset()) else {
+        return Err(Refused::Syntax(
+            "RFC 3339 needs a time and an offset (Z or +hh:mm)".to_owned(),
+        ));
+    };
+    let date = pieces.date();
+    let days = days_from_civil(
+        i64::from(date.year()),
+        date.month().into(),
+        date.day().into(),
+    );
+    let secs = days * 86_400
+        + i64::from(time.hour()) * 3600
+        + i64::from(time.minute()) * 60
+        + i64::from(time.second())
+        - i64::from(offset.seconds());
+    let ms = secs * 1000 + i64::from(time.subsec_nanosecond() / 1_000_000);
+    u64::try_from(ms)
+        .map(Timestamp::from_millis)
+        .map_err(|_| Refused::Time(TimeError::BeforeEpoch))
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (`days >= 0`): the
+/// inverse of [`days_from_civil`].
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (negative before).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    // Eras of 400 years (146,097 days), with March as the first month so
+    // that the leap day ends the year.
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 impl TryFrom<SystemTime> for Timestamp {
@@ -283,6 +384,12 @@ pub enum TimeError {
         /// The time, in ms since 1970 (saturated at `u64::MAX`).
         millis: u64,
     },
+    /// A leap second (`23:59:60`): Unix time, and so a kuuid prefix, has
+    /// none; it is refused rather than read as `:59`.
+    LeapSecond {
+        /// The text as given.
+        input: String,
+    },
     /// Text that is neither RFC 3339 nor integer milliseconds.
     Syntax {
         /// The text as given.
@@ -300,6 +407,10 @@ impl fmt::Display for TimeError {
                 f,
                 "time {millis} ms since 1970 is past the last {precision} an 8-character prefix can hold"
             ),
+            TimeError::LeapSecond { input } => write!(
+                f,
+                "{input:?} is a leap second, which Unix time (and so a kuuid prefix) cannot hold"
+            ),
             TimeError::Syntax { input, reason } => write!(
                 f,
                 "{input:?} is neither an RFC 3339 time nor integer milliseconds since 1970 ({reason})"
@@ -309,3 +420,24 @@ impl fmt::Display for TimeError {
 }
 
 impl std::error::Error for TimeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Civil dates and day counts agree both ways over the whole range RFC
+    /// 3339 can write, and with jiff where jiff reaches.
+    #[test]
+    fn civil_days_round_trip_and_agree_with_jiff() {
+        let last = days_from_civil(9999, 12, 31);
+        for days in (0..=last).step_by(7).chain([last]) {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days);
+            if y < 9999 {
+                let j = jiff::civil::date(y as i16, m as i8, d as i8);
+                let epoch = jiff::civil::date(1970, 1, 1);
+                assert_eq!(i64::from(j.since(epoch).unwrap().get_days()), days);
+            }
+        }
+    }
+}

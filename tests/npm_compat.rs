@@ -94,10 +94,16 @@ fn ids_carry_the_prefix_of_their_time() {
         kuuid::try_idmsr(t).unwrap().prefix(),
         kuuid::try_prefix_reverse_ms(t).unwrap()
     );
-    // npm: ids() is milliseconds forward, idsr() seconds reverse.
+    // npm (since 1.0.1): ids(t) is id({timestamp: t, random: 2}), seconds;
+    // `node -e "console.log(require('kuuid').ids(1514764800123))"` prints
+    // 001eVnWK... (tests/npm_node.rs asks node itself when it can).
     assert_eq!(
         kuuid::try_ids(t).unwrap().prefix(),
-        kuuid::try_prefixms(t).unwrap()
+        kuuid::try_prefix(t).unwrap()
+    );
+    assert_eq!(
+        kuuid::try_ids(1_514_764_800_123u64).unwrap().prefix().as_str(),
+        "001eVnWK"
     );
     assert_eq!(
         kuuid::try_idsr(t).unwrap().prefix(),

@@ -72,7 +72,8 @@ impl Ticker {
     /// publishes the current second before returning.
     ///
     /// # Errors
-    /// If the OS refuses a new thread.
+    /// If the OS refuses a new thread; nothing is published then, and ids
+    /// keep reading `time()`.
     ///
     /// ```
     /// let a = kuuid::clock::Ticker::start()?;
@@ -88,14 +89,16 @@ impl Ticker {
         if let Some(shared) = current.upgrade().filter(|r| r.pid == pid) {
             return Ok(Ticker { _shared: shared });
         }
-        publish();
         let stop = Arc::new(AtomicBool::new(false));
+        // Spawn first: a second published for a thread that never started
+        // would freeze every second-precision id at it.
         let thread = std::thread::Builder::new()
             .name("kuuid-ticker".into())
             .spawn({
                 let stop = Arc::clone(&stop);
                 move || run(&stop)
             })?;
+        publish();
         let shared = Arc::new(Running {
             stop,
             thread: Some(thread),

@@ -13,8 +13,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
@@ -42,6 +41,8 @@ pub(crate) const ALPHABET64: [u8; 64] = {
 pub const PREFIX_LEN: usize = 8;
 /// Characters of one random group (one `u32`).
 pub const GROUP_LEN: usize = 6;
+/// Characters of the longest id (4 groups), the unit the batch encoder writes.
+pub const MAX_ID_LEN: usize = PREFIX_LEN + GROUP_LEN * 4;
 /// `62^8`: every prefix value is below this.
 pub const PREFIX_LIMIT: u64 = 62u64.pow(8);
 /// The largest value a group may hold (`4gfFC3`).
@@ -224,8 +225,22 @@ impl std::error::Error for IsaError {}
 /// println!("engine path: {}", kuuid::engine::isa());
 /// ```
 pub fn isa() -> Isa {
-    static ACTIVE: OnceLock<Isa> = OnceLock::new();
-    *ACTIVE.get_or_init(|| Isa::from_env().ok().flatten().unwrap_or_else(Isa::best))
+    // Not a `OnceLock`: a fork while another thread runs its initializer
+    // would leave the child waiting forever, and the choice reads the
+    // environment (which allocates), so an allocator that mints ids would
+    // re-enter it. Racing or nested callers each compute the same answer.
+    static ACTIVE: AtomicU8 = AtomicU8::new(0);
+    match ACTIVE.load(Ordering::Relaxed) {
+        0 => {
+            let isa = Isa::from_env().ok().flatten().unwrap_or_else(Isa::best);
+            ACTIVE.store(isa as u8 + 1, Ordering::Relaxed);
+            isa
+        }
+        n => ALL
+            .into_iter()
+            .find(|&i| i as u8 + 1 == n)
+            .expect("ACTIVE holds a stored Isa"),
+    }
 }
 
 /// Why an engine call was refused: the path, or the buffers.
@@ -333,7 +348,7 @@ fn check_shape(
 /// 10.5 ns, `cargo bench --bench hot_path -- single`). LLVM splits a
 /// portable u128 merge back into 8-byte stores, hence the intrinsics.
 #[inline(always)]
-pub(crate) fn put_prefix(id: &mut [u8; crate::id::MAX_LEN], prefix: &[u8; PREFIX_LEN]) {
+pub(crate) fn put_prefix(id: &mut [u8; MAX_ID_LEN], prefix: &[u8; PREFIX_LEN]) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{
@@ -359,14 +374,14 @@ pub(crate) fn put_prefix(id: &mut [u8; crate::id::MAX_LEN], prefix: &[u8; PREFIX
 /// bits of a word, as [`scalar::group_bits`] makes them), built in registers
 /// and left in two 16-byte halves, for the reason [`put_prefix`] gives.
 #[inline(always)]
-pub(crate) fn assemble_id(prefix: &[u8; PREFIX_LEN], g: [u64; 4]) -> [u8; crate::id::MAX_LEN] {
+pub(crate) fn assemble_id(prefix: &[u8; PREFIX_LEN], g: [u64; 4]) -> [u8; MAX_ID_LEN] {
     let words = [
         u64::from_le_bytes(*prefix),
         g[0] | g[1] << 48,
         g[1] >> 16 | g[2] << 32,
         g[2] >> 32 | g[3] << 16,
     ];
-    let mut id = [0u8; crate::id::MAX_LEN];
+    let mut id = [0u8; MAX_ID_LEN];
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{__m128i, _mm_set_epi64x, _mm_storeu_si128};

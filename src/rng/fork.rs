@@ -95,17 +95,85 @@ pub fn replace_token(w: &impl TokenWord, fresh: impl FnOnce() -> u64) {
     let _ = w.compare_exchange(old, fresh());
 }
 
-/// A random non-zero token. If the OS has no randomness, the clock mixed
-/// with a counter (the parent's token was random: a clash is a 2^-64 event).
+/// A random non-zero token, or [`fallback_token`] if the OS has no
+/// randomness.
 fn fresh_token() -> u64 {
-    static FALLBACK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let mut b = [0u8; 8];
     let t = match getrandom::fill(&mut b) {
         Ok(()) => u64::from_le_bytes(b),
-        Err(_) => {
-            sys::unix_millis().rotate_left(29)
-                ^ FALLBACK.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed)
-        }
+        Err(_) => fallback_token(),
     };
     t.max(1)
+}
+
+/// A token without OS randomness: the process id, the clock and a counter,
+/// mixed. Siblings forked in the same millisecond inherit the same counter
+/// and clock but never share a pid while both live; the counter separates
+/// two tokens drawn in one process within one millisecond.
+fn fallback_token() -> u64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let mixed = mix(u64::from(std::process::id()) << 32 ^ n)
+        ^ sys::unix_millis().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    mixed.max(1)
+}
+
+/// A bijective 64-bit mixer (splitmix64's finalizer): distinct inputs stay
+/// distinct.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// Two children forked back to back (in the same millisecond, with the
+    /// same counter) draw different fallback tokens. Each child writes its
+    /// token to a pipe and exits at once.
+    #[test]
+    fn sibling_children_draw_distinct_fallback_tokens() {
+        let mut tokens = Vec::new();
+        let mut fds = [0i32; 2];
+        // SAFETY: a pipe of two fds we own.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        let mut children = Vec::new();
+        for _ in 0..2 {
+            // SAFETY: the child only computes, writes to the pipe and calls
+            // _exit: nothing that needs the other threads of the test harness.
+            match unsafe { libc::fork() } {
+                0 => {
+                    let t = fallback_token().to_le_bytes();
+                    // SAFETY: writes 8 bytes we own to our pipe; _exit ends the child.
+                    unsafe {
+                        libc::write(fds[1], t.as_ptr().cast(), 8);
+                        libc::_exit(0);
+                    }
+                }
+                pid => {
+                    assert!(pid > 0, "fork failed");
+                    children.push(pid);
+                }
+            }
+        }
+        for _ in 0..2 {
+            let mut b = [0u8; 8];
+            // SAFETY: reads 8 bytes into a buffer we own.
+            let n = unsafe { libc::read(fds[0], b.as_mut_ptr().cast(), 8) };
+            assert_eq!(n, 8);
+            tokens.push(u64::from_le_bytes(b));
+        }
+        for pid in children {
+            // SAFETY: reaps our own child.
+            unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+        }
+        // SAFETY: closes the fds we opened.
+        unsafe {
+            libc::close(fds[0]);
+            libc::close(fds[1]);
+        }
+        assert_ne!(tokens[0], tokens[1]);
+    }
 }
