@@ -102,7 +102,10 @@ fn ids_carry_the_prefix_of_their_time() {
         kuuid::try_prefix(t).unwrap()
     );
     assert_eq!(
-        kuuid::try_ids(1_514_764_800_123u64).unwrap().prefix().as_str(),
+        kuuid::try_ids(1_514_764_800_123u64)
+            .unwrap()
+            .prefix()
+            .as_str(),
         "001eVnWK"
     );
     assert_eq!(

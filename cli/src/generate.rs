@@ -23,7 +23,8 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
     at: Option<Timestamp>,
     /// Use the fast xoshiro256++ engine: ids stay unique but become
-    /// predictable from earlier ones (default: ChaCha12).
+    /// predictable from earlier ones (default: the secure engine,
+    /// AES-128-CTR on CPUs with AES instructions, else ChaCha12).
     #[arg(long)]
     fast: bool,
     /// Each id sorts strictly after the previous one, even within one
@@ -38,9 +39,7 @@ pub fn run(a: &GenerateArgs) -> Result<(), Failure> {
     } else {
         RngKind::Secure
     };
-    let mut g = Generator::new(kind)
-        .map_err(|e| Failure::Io(std::io::Error::other(e)))?
-        .with_layout(a.layout.layout());
+    let mut g = Generator::new(kind)?.with_layout(a.layout.layout());
     if let Some(t) = a.at {
         g = g.at(t)?;
     }

@@ -1,5 +1,4 @@
 //! The `kuuid` command line, run as a user would.
-#![cfg(feature = "cli")]
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -303,4 +302,163 @@ fn monotonic_output_is_strictly_ordered() {
             "{args:?}"
         );
     }
+}
+
+/// Runs `kuuid args` with stdout on `/dev/full` (Linux has one).
+#[cfg(target_os = "linux")]
+fn kuuid_to_full(args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .args(args)
+        .stdout(full)
+        .output()
+        .unwrap()
+}
+
+/// Every command that prints reports a full disk in one line and exits 1
+/// (before the fix: a panic, exit 101, and a backtrace).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_full_disk_is_one_line_and_exit_1() {
+    for args in [
+        &["prefix"][..],
+        &["range", "--from", "0", "--to", "1000"],
+        &["--help"],
+        &["--version"],
+        &["-n", "10"],
+        &["inspect", "00000000000000"],
+    ] {
+        let o = kuuid_to_full(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("No space left"), "{args:?}: {err}");
+    }
+}
+
+/// Started with stdout closed, a command says so and exits 1 instead of
+/// writing into nothing and reporting success.
+#[test]
+#[cfg(target_os = "linux")]
+fn closed_stdout_is_an_error() {
+    let o = Command::new("sh")
+        .args(["-c", &format!("'{}' -n 5 >&-", env!("CARGO_BIN_EXE_kuuid"))])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("standard output is closed"));
+    // /dev/null opened by the shell is not "closed".
+    let o = Command::new("sh")
+        .args([
+            "-c",
+            &format!("'{}' -n 5 >/dev/null", env!("CARGO_BIN_EXE_kuuid")),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// A missing required argument is named in the one line.
+#[test]
+fn a_missing_argument_is_named() {
+    let o = kuuid(&["range", "--from", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--to"), "{err}");
+}
+
+/// A bad argument (not UTF-8, or huge) is reported, cut short, and the good
+/// ids around it are still described; exit 1.
+#[test]
+#[cfg(unix)]
+fn inspect_reports_bad_arguments_and_goes_on() {
+    use std::os::unix::ffi::OsStrExt;
+    let good = kuuid::id().to_string();
+    // Under Linux's 128 KiB limit for one argument.
+    let huge = "a".repeat(100_000);
+    let o = Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .arg("inspect")
+        .arg(&good)
+        .arg(std::ffi::OsStr::from_bytes(b"\xff"))
+        .arg(&huge)
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(
+        err.len() < 1000,
+        "the huge id was echoed: {} bytes",
+        err.len()
+    );
+    assert!(err.contains(&format!("({} bytes)", huge.len())), "{err}");
+    // The same cut for a 10 MB line on stdin.
+    let line = format!("{good}\n{}\n", "b".repeat(10 << 20));
+    let o = kuuid_stdin(&["inspect"], line.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stderr.len() < 1000, "{} bytes on stderr", o.stderr.len());
+}
+
+/// The last second RFC 3339 can write is accepted; a leap second is refused.
+#[test]
+fn rfc3339_to_the_end_of_9999_and_no_leap_seconds() {
+    let o = kuuid(&["-n", "1", "--at", "9999-12-31T23:59:59Z"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let id = stdout(&o);
+    let back = kuuid_stdin(&["inspect"], id.as_bytes());
+    assert!(
+        stdout(&back).contains("9999-12-31T23:59:59Z"),
+        "{}",
+        stdout(&back)
+    );
+    let o = kuuid(&["prefix", "--at", "2018-01-01T00:00:60Z"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("leap second"), "{}", stderr(&o));
+}
+
+/// A million short monotonic ids stay within a unit of the clock (before
+/// the fix: 7.7 days ahead in seconds, 11 minutes in milliseconds).
+#[test]
+fn short_monotonic_ids_keep_to_the_clock() {
+    for (flags, unit_ms) in [(&[][..], 1000u64), (&["--ms"][..], 1)] {
+        let before = kuuid::Timestamp::now().as_millis();
+        let mut args = vec!["--random", "1", "--monotonic", "-n", "1000000", "--fast"];
+        args.extend_from_slice(flags);
+        let o = kuuid(&args);
+        assert!(o.status.success());
+        let after = kuuid::Timestamp::now().as_millis();
+        let last = stdout(&o).lines().last().unwrap().to_owned();
+        let layout = kuuid::Layout::from_flags(unit_ms == 1, false);
+        let t = last
+            .parse::<kuuid::Kuuid1>()
+            .unwrap()
+            .timestamp(layout)
+            .as_millis();
+        assert!(t + unit_ms >= before, "{last}: {t} before {before}");
+        assert!(
+            t <= after + unit_ms,
+            "{last}: {t} is past {after} + {unit_ms} ms"
+        );
+    }
+}
+
+/// `bench --isa scalar` prints scalar rows only, and a bad `--isa` is
+/// blamed on the flag, not on KUUID_ISA.
+#[test]
+fn bench_isa_is_the_only_path_shown() {
+    let o = kuuid(&["bench", "--isa", "scalar", "-n", "1000", "--rounds", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for line in stdout(&o).lines().skip(2) {
+        assert!(line.starts_with("scalar "), "{line}");
+    }
+    let o = kuuid(&["bench", "--isa", "mmx"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--isa"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("KUUID_ISA"), "{}", stderr(&o));
 }

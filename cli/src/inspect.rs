@@ -1,5 +1,6 @@
 //! `kuuid inspect`: the time and random words of each id.
 
+use std::ffi::OsString;
 use std::io::{self, BufRead, BufWriter, Write};
 
 use clap::Args;
@@ -15,8 +16,10 @@ pub struct InspectArgs {
     #[arg(long)]
     json: bool,
     /// Ids to read (default: one per line from stdin; blank lines are skipped).
-    #[arg(value_name = "ID")]
-    ids: Vec<String>,
+    /// An argument that is not an id (even one that is not UTF-8) is
+    /// reported, and the rest are still read.
+    #[arg(value_name = "ID", value_parser = clap::value_parser!(OsString))]
+    ids: Vec<OsString>,
 }
 
 pub fn run(a: &InspectArgs) -> Result<(), Failure> {
@@ -30,7 +33,7 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
             Ok(id) => describe(&id, layout, a.json, out),
             Err(e) => {
                 bad += 1;
-                eprintln!("kuuid: invalid id {:?}: {e}", String::from_utf8_lossy(text));
+                crate::say(&format!("kuuid: invalid id {}: {e}", shown(text)));
                 Ok(())
             }
         }
@@ -64,11 +67,8 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
         }
     } else {
         for id in &a.ids {
-            report(
-                id.as_bytes(),
-                AnyKuuid::parse_bytes(id.as_bytes()),
-                &mut out,
-            )?;
+            let bytes = id.as_encoded_bytes();
+            report(bytes, AnyKuuid::parse_bytes(bytes), &mut out)?;
         }
     }
     out.flush()?;
@@ -76,6 +76,18 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
         Err(Failure::Partial)
     } else {
         Ok(())
+    }
+}
+
+/// Bad input as it goes into a message: quoted, escaped, and cut after 64
+/// bytes (with the full length), so a 10 MB line does not flood stderr.
+fn shown(text: &[u8]) -> String {
+    const MAX: usize = 64;
+    let head = String::from_utf8_lossy(&text[..text.len().min(MAX)]);
+    if text.len() > MAX {
+        format!("{head:?}... ({} bytes)", text.len())
+    } else {
+        format!("{head:?}")
     }
 }
 

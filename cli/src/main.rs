@@ -8,7 +8,7 @@ mod inspect;
 mod prefix;
 mod range;
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
@@ -75,7 +75,11 @@ impl From<io::Error> for Failure {
 
 impl From<kuuid::Error> for Failure {
     fn from(e: kuuid::Error) -> Self {
-        Failure::Usage(e.to_string())
+        match e {
+            // Not the user's arguments: the machine.
+            kuuid::Error::Random(_) => Failure::Io(io::Error::other(e)),
+            e => Failure::Usage(e.to_string()),
+        }
     }
 }
 
@@ -86,9 +90,15 @@ impl From<kuuid::TimeError> for Failure {
 }
 
 fn main() -> ExitCode {
+    // Closed stdout (`kuuid >&-`): Rust's stdout drops writes to a closed
+    // descriptor without an error, so ask the OS before anything is lost.
+    if stdout_is_closed() {
+        say("kuuid: error: standard output is closed");
+        return ExitCode::from(1);
+    }
     // A KUUID_ISA this CPU cannot honour is refused up front, not ignored.
     if let Err(e) = kuuid::engine::Isa::from_env() {
-        eprintln!("kuuid: error: {e}");
+        say(&format!("kuuid: error: {e}"));
         return ExitCode::from(2);
     }
     let version = format!(
@@ -110,14 +120,12 @@ fn main() -> ExitCode {
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            print!("{e}");
-            return ExitCode::SUCCESS;
+            let mut out = io::stdout().lock();
+            let written = write!(out, "{e}").and_then(|()| out.flush());
+            return finish(written.map_err(Failure::Io));
         }
         Err(e) => {
-            // clap adds usage and a hint; one line is the contract.
-            let text = e.render().to_string();
-            let line = text.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("kuuid: {line}");
+            say(&format!("kuuid: {}", one_line(&e.render().to_string())));
             return ExitCode::from(2);
         }
     };
@@ -128,22 +136,94 @@ fn main() -> ExitCode {
         Some(Command::Range(a)) => range::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
     };
+    finish(result)
+}
+
+/// The exit code for how a command ended, with its one line on stderr.
+fn finish(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(msg)) => {
-            eprintln!("kuuid: error: {msg}");
+            say(&format!("kuuid: error: {msg}"));
             ExitCode::from(2)
         }
         Err(Failure::Partial) => ExitCode::from(1),
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
-            eprintln!("kuuid: error: {e}");
+            say(&format!("kuuid: error: {e}"));
             ExitCode::from(1)
         }
     }
 }
 
+/// clap's error as one line: its first paragraph, where a missing or bad
+/// argument is named on the lines after the first, joined; usage and hints
+/// dropped.
+fn one_line(text: &str) -> String {
+    let para: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    match para.as_slice() {
+        [] => "error: invalid arguments".to_owned(),
+        [first, rest @ ..] if !rest.is_empty() && first.ends_with(':') => {
+            format!("{first} {}", rest.join(", "))
+        }
+        lines => lines.join(" "),
+    }
+}
+
+/// A line on stderr. If stderr itself fails (closed, full) there is nowhere
+/// left to report to: the exit code still tells.
+fn say(line: &str) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{line}");
+}
+
+/// Whether the process was started with standard output closed. Rust's
+/// runtime reopens a closed fd 1 on `/dev/null` before `main`, read-write,
+/// so every write would succeed and vanish; a shell's `> /dev/null` opens it
+/// write-only. So: `/dev/null` (char device 1:3) open read-write is taken
+/// as "closed" (`<> /dev/null` on fd 1 would be too, which no one means).
+#[cfg(unix)]
+fn stdout_is_closed() -> bool {
+    // SAFETY: fcntl(F_GETFL) and fstat on fd 1 only read its flags and
+    // metadata into `st`, which we own; both fail cleanly if it is not open.
+    unsafe {
+        let flags = libc::fcntl(1, libc::F_GETFL);
+        if flags == -1 {
+            return true;
+        }
+        if !cfg!(target_os = "linux") {
+            return false;
+        }
+        let mut st: libc::stat = std::mem::zeroed();
+        if libc::fstat(1, &mut st) != 0 {
+            return true;
+        }
+        // Linux's /dev/null is char device 1:3 (major in bits 8-19, minor
+        // in 0-7 for numbers this small).
+        let dev_null = (st.st_mode & libc::S_IFMT) == libc::S_IFCHR && st.st_rdev == 0x103;
+        dev_null && flags & libc::O_ACCMODE == libc::O_RDWR
+    }
+}
+
+#[cfg(not(unix))]
+fn stdout_is_closed() -> bool {
+    false
+}
+
 /// TIME arguments: RFC 3339 or integer milliseconds.
 fn parse_time(s: &str) -> Result<Timestamp, kuuid::TimeError> {
     s.parse()
+}
+
+/// One line on stdout, flushed; a write error (full disk, closed pipe) is
+/// the command's failure, not a panic.
+fn print_line(value: &dyn std::fmt::Display) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "{value}")?;
+    out.flush()?;
+    Ok(())
 }

@@ -18,6 +18,5 @@ pub struct RangeArgs {
 }
 
 pub fn run(a: &RangeArgs) -> Result<(), Failure> {
-    println!("{}", KeyRange::new(a.layout.layout(), a.from, a.to)?);
-    Ok(())
+    crate::print_line(&KeyRange::new(a.layout.layout(), a.from, a.to)?)
 }

@@ -16,6 +16,6 @@ pub struct PrefixArgs {
 
 pub fn run(a: &PrefixArgs) -> Result<(), Failure> {
     let t = a.at.unwrap_or_else(Timestamp::now);
-    println!("{}", a.layout.layout().prefix(t)?);
-    Ok(())
+    let prefix = a.layout.layout().prefix(t)?;
+    crate::print_line(&prefix)
 }
