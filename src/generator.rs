@@ -272,6 +272,7 @@ impl Generator {
     /// assert_eq!(g.prefix().as_str(), "001eVnWK");
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
+    #[inline]
     pub fn prefix(&mut self) -> Prefix {
         if let Some(p) = self.fixed {
             return p;
@@ -328,7 +329,7 @@ impl Generator {
     /// ```
     #[inline]
     pub fn generate_id<const LEN: usize>(&mut self) -> Id<LEN> {
-        self.try_generate_id().unwrap_or_else(|e| exhausted(e))
+        self.mint_one().unwrap_or_else(|e| exhausted(e))
     }
 
     /// One id with `Id::<LEN>::GROUPS` random groups, or
@@ -349,6 +350,13 @@ impl Generator {
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
     pub fn try_generate_id<const LEN: usize>(&mut self) -> Result<Id<LEN>, Error> {
+        Ok(self.mint_one()?)
+    }
+
+    /// One id; the error is a zero-sized marker so the hot path returns in
+    /// registers (the public `Error` is converted at the boundary).
+    #[inline]
+    fn mint_one<const LEN: usize>(&mut self) -> Result<Id<LEN>, Exhausted> {
         self.check_fork();
         let prefix = self.prefix();
         if self.monotonic.is_none() {
@@ -388,7 +396,7 @@ impl Generator {
     /// assert!(ids[0] != ids[1]);
     /// ```
     pub fn fill_ids<const LEN: usize>(&mut self, ids: &mut [Id<LEN>]) {
-        self.try_fill_ids(ids).unwrap_or_else(|e| exhausted(e))
+        self.fill_inner(ids).unwrap_or_else(|e| exhausted(e))
     }
 
     /// Fills a caller's slice with ids of any length, or fails as
@@ -402,6 +410,10 @@ impl Generator {
     /// # Ok::<(), kuuid::Error>(())
     /// ```
     pub fn try_fill_ids<const LEN: usize>(&mut self, ids: &mut [Id<LEN>]) -> Result<(), Error> {
+        Ok(self.fill_inner(ids)?)
+    }
+
+    fn fill_inner<const LEN: usize>(&mut self, ids: &mut [Id<LEN>]) -> Result<(), Exhausted> {
         for chunk in ids.chunks_mut(BATCH) {
             let count = chunk.len();
             self.mint_batch(Id::<LEN>::GROUPS, Id::as_flat_bytes_mut(chunk), LEN, count)?;
@@ -445,7 +457,7 @@ impl Generator {
                     let done = chunk.as_ptr() as usize - buf.as_ptr() as usize;
                     out.write_all(&buf[..done])?;
                     out.flush()?;
-                    return Err(io::Error::other(e));
+                    return Err(io::Error::other(Error::from(e)));
                 }
             }
             out.write_all(&buf[..n * line])?;
@@ -534,7 +546,7 @@ impl Generator {
         out: &mut [u8],
         stride: usize,
         count: usize,
-    ) -> Result<(), Error> {
+    ) -> Result<(), Exhausted> {
         debug_assert!(count <= BATCH);
         self.check_fork();
         let prefix = self.prefix();
@@ -600,7 +612,7 @@ impl Generator {
         &mut self,
         now: u64,
         words: &mut [u32; MAX_GROUPS],
-    ) -> Result<u64, Error> {
+    ) -> Result<u64, Exhausted> {
         let w: &mut [u32; G] = (&mut words[..G]).try_into().expect("G <= 4");
         // `draw`'s pool logic, spelled out on a fixed size: sharing a helper
         // with `draw` measured 1.2-1.4 ns slower per id (plain loop, A/B).
@@ -623,7 +635,7 @@ impl Generator {
         now: u64,
         words: &mut [u32],
         prefixes: &mut [u64],
-    ) -> Result<(), Error> {
+    ) -> Result<(), Exhausted> {
         for (w, p) in words.chunks_exact_mut(G).zip(prefixes) {
             *p = self.next_monotonic::<G>(now, w.try_into().expect("G words"))?;
         }
@@ -633,9 +645,13 @@ impl Generator {
     /// Turns fresh words `w` under prefix value `now` into the next id of the
     /// monotonic sequence; returns its prefix value.
     #[inline]
-    fn next_monotonic<const G: usize>(&mut self, now: u64, w: &mut [u32; G]) -> Result<u64, Error> {
+    fn next_monotonic<const G: usize>(
+        &mut self,
+        now: u64,
+        w: &mut [u32; G],
+    ) -> Result<u64, Exhausted> {
         let walk = self.monotonic.as_mut().expect("monotonic mode");
-        walk.next(now, w).map_err(Error::from)
+        walk.next(now, w)
     }
 }
 
@@ -648,12 +664,17 @@ impl From<Exhausted> for Error {
 /// The panic of the infallible minting methods (see [`Generator::monotonic`]).
 #[cold]
 #[track_caller]
-fn exhausted<T>(e: Error) -> T {
-    panic!("kuuid: {e}; use the try_ methods to handle it")
+fn exhausted<T>(e: Exhausted) -> T {
+    panic!(
+        "kuuid: {}; use the try_ methods to handle it",
+        Error::from(e)
+    )
 }
 
 /// Now in the precision's units, from the process-wide monotonic clock.
-#[inline]
+/// Always inlined: its callers pick one precision, and a call here cost
+/// ~10 instructions an id once a second caller (the fallback) appeared.
+#[inline(always)]
 pub(crate) fn now_units(precision: Precision, seen: &mut Seen) -> u64 {
     let clock = clock::system();
     match precision {

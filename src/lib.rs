@@ -59,6 +59,15 @@ mod rng;
 mod sys;
 mod time;
 
+/// Serde adapters for ids (feature `serde`): `#[serde(with =
+/// "kuuid::serde::as_str")]` writes text in every format, `any` reads text
+/// or bytes from self-describing ones. The plain `Serialize`/`Deserialize`
+/// impls need no adapter.
+#[cfg(feature = "serde")]
+pub mod serde {
+    pub use crate::external::serde::{IdText, any, as_str};
+}
+
 /// The fork token's protocol, for the loom models in `loom-tests/` only.
 #[cfg(loom)]
 #[doc(hidden)]

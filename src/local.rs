@@ -86,13 +86,19 @@ fn with<R>(f: impl FnOnce(&mut Local) -> R) -> Option<R> {
 /// An id of `LEN` bytes minted now in `layout`.
 #[inline]
 pub(crate) fn mint_now<const LEN: usize>(layout: Layout) -> Id<LEN> {
-    with(|l| l.mint_now(layout)).unwrap_or_else(|| fallback::mint(&fallback::prefix_now(layout)))
+    match with(|l| l.mint_now(layout)) {
+        Some(id) => id,
+        None => fallback::mint_now(layout),
+    }
 }
 
 /// An id of `LEN` bytes under `prefix`.
 #[inline]
 pub(crate) fn mint<const LEN: usize>(prefix: &Prefix) -> Id<LEN> {
-    with(|l| l.mint(prefix.as_bytes())).unwrap_or_else(|| fallback::mint(prefix))
+    match with(|l| l.mint(prefix.as_bytes())) {
+        Some(id) => id,
+        None => fallback::mint(prefix),
+    }
 }
 
 /// An id with a run-time number of groups (already checked to be 1 to 4).
@@ -182,16 +188,28 @@ mod fallback {
         words
     }
 
+    #[cold]
+    #[inline(never)]
     pub(super) fn prefix_now(layout: Layout) -> Prefix {
         layout.prefix_of_units(now_units(layout.precision, &mut Seen::default()))
     }
 
+    #[cold]
+    #[inline(never)]
     pub(super) fn mint<const LEN: usize>(prefix: &Prefix) -> Id<LEN> {
         let words: [u32; MAX_GROUPS] = os_words();
         let id = engine::assemble_id(prefix.as_bytes(), words.map(engine::scalar::group_bits));
         Id::from_valid(id[..LEN].try_into().expect("LEN <= 32"))
     }
 
+    #[cold]
+    #[inline(never)]
+    pub(super) fn mint_now<const LEN: usize>(layout: Layout) -> Id<LEN> {
+        mint(&prefix_now(layout))
+    }
+
+    #[cold]
+    #[inline(never)]
     pub(super) fn fill(ids: &mut [Kuuid]) {
         let prefix = prefix_now(Layout::SECONDS);
         for chunk in ids.chunks_mut(BATCH) {

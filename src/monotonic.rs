@@ -24,26 +24,23 @@ use crate::id::MAX_GROUPS;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Exhausted;
 
-#[derive(Clone, Copy, Debug, Default)]
-enum State {
-    /// No id yet, or the layout changed: the next id starts a walk at now.
-    #[default]
-    Fresh,
-    /// The next id starts a walk at least one unit after `value`.
-    After { value: u64 },
-    /// The last id: its prefix value, its words (`groups` of them, zeros
-    /// after).
-    At {
-        value: u64,
-        words: [u32; MAX_GROUPS],
-        groups: usize,
-    },
-}
+/// `Walk::groups` before the first id, and after a change of layout.
+const FRESH: usize = 0;
+/// `Walk::groups` after a reseed: no id may continue the walk.
+const RESTART: usize = usize::MAX;
 
-/// One generator's monotonic sequence.
-#[derive(Clone, Copy, Debug, Default)]
+/// One generator's monotonic sequence: the last id's prefix value and
+/// words. Flat fields, not an enum: the common step reads them in place
+/// (an enum's match and copy-back cost ~20 instructions an id).
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Walk {
-    state: State,
+    /// The last id's prefix value (meaningless while `groups == FRESH`).
+    value: u64,
+    /// The last id's words, `groups` of them.
+    words: [u32; MAX_GROUPS],
+    /// The last id's number of groups (1 to 4), or [`FRESH`] or [`RESTART`].
+    /// An id of another length starts a fresh walk one unit past `value`.
+    groups: usize,
     /// Newest first: steps go down and "later" is a smaller prefix value.
     reverse: bool,
 }
@@ -63,7 +60,9 @@ impl Walk {
     /// A walk for a layout of the given order.
     pub(crate) fn new(reverse: bool) -> Self {
         Walk {
-            state: State::Fresh,
+            value: 0,
+            words: [0; MAX_GROUPS],
+            groups: FRESH,
             reverse,
         }
     }
@@ -76,8 +75,8 @@ impl Walk {
 
     /// After a reseed: the next id starts afresh, one unit past the last.
     pub(crate) fn reseeded(&mut self) {
-        if let State::At { value, .. } = self.state {
-            self.state = State::After { value };
+        if self.groups != FRESH {
+            self.groups = RESTART;
         }
     }
 
@@ -107,13 +106,9 @@ impl Walk {
         } else {
             w[0] &= !(1 << 31);
         }
-        let mut words = [0u32; MAX_GROUPS];
-        words[..G].copy_from_slice(w);
-        self.state = State::At {
-            value,
-            words,
-            groups: G,
-        };
+        self.words[..G].copy_from_slice(w);
+        self.value = value;
+        self.groups = G;
         value
     }
 
@@ -125,39 +120,51 @@ impl Walk {
         now: u64,
         w: &mut [u32; G],
     ) -> Result<u64, Exhausted> {
-        let (last, last_words) = match self.state {
-            State::At {
-                value,
-                words,
-                groups,
-            } if groups == G => (value, words),
-            State::At { value, .. } | State::After { value } => {
-                let value = self.next_unit(value)?;
-                let at = if self.later(now, value) { now } else { value };
-                return Ok(self.start(at, w));
-            }
-            State::Fresh => return Ok(self.start(now, w)),
-        };
+        if self.groups != G {
+            return self.start_after(now, w);
+        }
+        let last = self.value;
         if self.later(now, last) {
             return Ok(self.start(now, w));
         }
         let step = (u64::from(w[G - 1]) & step_mask(G)) + 1;
-        let mut next: [u32; G] = last_words[..G].try_into().expect("G <= 4");
+        let next: &mut [u32; G] = (&mut self.words[..G]).try_into().expect("G <= 4");
+        let mut stepped = *next;
         let carried = if self.reverse {
-            sub_step(&mut next, step)
+            sub_step(&mut stepped, step)
         } else {
-            add_step(&mut next, step)
+            add_step(&mut stepped, step)
         };
         if carried {
-            // The random part is used up: one unit on, a fresh walk.
-            let value = self.next_unit(last)?;
+            // The random part is used up: one unit on, a fresh walk. At the
+            // end of the range the words are pinned to the end of their
+            // space, so every later call fails too (no smaller step slips by).
+            let Ok(value) = self.next_unit(last) else {
+                let end = if self.reverse { 0 } else { u32::MAX };
+                self.words[..G].fill(end);
+                return Err(Exhausted);
+            };
             return Ok(self.start(value, w));
         }
-        *w = next;
-        if let State::At { words, .. } = &mut self.state {
-            words[..G].copy_from_slice(&next);
-        }
+        *next = stepped;
+        *w = stepped;
         Ok(last)
+    }
+
+    /// The first id of a walk: at now if fresh, else (after a reseed or a
+    /// change of length) one unit past the last id, or now if that is later.
+    #[cold]
+    fn start_after<const G: usize>(
+        &mut self,
+        now: u64,
+        w: &mut [u32; G],
+    ) -> Result<u64, Exhausted> {
+        if self.groups == FRESH {
+            return Ok(self.start(now, w));
+        }
+        let value = self.next_unit(self.value)?;
+        let at = if self.later(now, value) { now } else { value };
+        Ok(self.start(at, w))
     }
 }
 

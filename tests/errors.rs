@@ -278,3 +278,63 @@ proptest! {
         prop_assert_eq!(ia.cmp(&ib), a.cmp(&b));
     }
 }
+
+/// A stride shorter than an id is an error even with no ids to parse
+/// (before the fix a stride of 0 divided by zero).
+#[test]
+fn parse_many_refuses_a_short_stride_always() {
+    let text = kuuid::id().to_string();
+    for stride in [0, 1, 31] {
+        let err = Kuuid::parse_many(text.as_bytes(), stride, &mut []).unwrap_err();
+        assert_eq!(err.index, 0);
+        assert!(matches!(err.error, kuuid::ParseError::Length { found, .. } if found == stride));
+        if stride < 14 {
+            let err = kuuid::Kuuid1::parse_many(b"", stride, &mut []).unwrap_err();
+            assert_eq!(err.index, 0);
+        }
+    }
+    assert!(Kuuid::parse_many(text.as_bytes(), 32, &mut []).is_ok());
+}
+
+/// RFC 3339 reaches the last second of 9999 in UTC (and back to text);
+/// a leap second is a typed error, not :59.
+#[test]
+fn rfc3339_edges() {
+    for text in [
+        "9999-12-30T22:00:01Z",
+        "9999-12-31T23:59:59Z",
+        "9999-12-31T23:59:59.999Z",
+        "1970-01-01T00:00:00Z",
+        "2018-01-01T01:00:00+01:00",
+    ] {
+        let t: Timestamp = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        let back: Timestamp = t.to_rfc3339().unwrap().parse().unwrap();
+        assert_eq!(back, t, "{text}");
+    }
+    let t: Timestamp = "9999-12-31T23:59:59Z".parse().unwrap();
+    assert_eq!(t.as_secs(), 253_402_300_799);
+    assert!(Layout::SECONDS.prefix(t).is_ok());
+    assert_eq!(
+        Timestamp::from_millis(253_402_300_800_000).to_rfc3339(),
+        None
+    );
+    assert!(matches!(
+        "2018-01-01T00:00:60Z".parse::<Timestamp>(),
+        Err(TimeError::LeapSecond { .. })
+    ));
+    assert!(matches!(
+        "1969-12-31T23:59:59Z".parse::<Timestamp>(),
+        Err(TimeError::BeforeEpoch)
+    ));
+    assert!(matches!(
+        "2018-01-01".parse::<Timestamp>(),
+        Err(TimeError::Syntax { .. })
+    ));
+}
+
+/// `Generator` is `Send` and `Sync`, as its docs now say.
+#[test]
+fn generator_is_send_and_sync() {
+    fn both<T: Send + Sync>() {}
+    both::<kuuid::Generator>();
+}

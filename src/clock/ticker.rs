@@ -75,6 +75,11 @@ impl Ticker {
     /// If the OS refuses a new thread; nothing is published then, and ids
     /// keep reading `time()`.
     ///
+    /// In a child forked from a multi-threaded process, call it only if no
+    /// other parent thread was starting or stopping a ticker at the fork: the
+    /// lock it takes may be held by a thread the child does not have (and
+    /// POSIX allows such a child no new threads before `exec` anyway).
+    ///
     /// ```
     /// let a = kuuid::clock::Ticker::start()?;
     /// let b = kuuid::clock::Ticker::start()?; // the same thread

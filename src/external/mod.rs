@@ -1,4 +1,4 @@
 //! Feature-gated integrations with other crates.
 
 #[cfg(feature = "serde")]
-mod serde;
+pub(crate) mod serde;

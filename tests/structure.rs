@@ -1,0 +1,64 @@
+//! The layering rules, checked on the source: the engine is the ground floor
+//! and imports nothing above it, and only the top-level functions reach the
+//! per-thread state (before the fix, `engine` took `MAX_LEN` from `id.rs`
+//! and `layout.rs` called into `local`, which put 9 modules in one cycle).
+
+use std::path::Path;
+
+fn source(rel: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap()
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn the_engine_imports_only_itself() {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine"),
+        &mut files,
+    );
+    assert!(files.len() >= 4);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap();
+            for (at, _) in code.match_indices("crate::") {
+                assert!(
+                    code[at..].starts_with("crate::engine"),
+                    "{}:{}: {line}",
+                    f.display(),
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn only_the_top_reaches_the_thread_state() {
+    for file in [
+        "src/layout.rs",
+        "src/id.rs",
+        "src/parse.rs",
+        "src/time.rs",
+        "src/generator.rs",
+        "src/clock.rs",
+        "src/rng/mod.rs",
+        "src/sys.rs",
+    ] {
+        assert!(
+            !source(file).contains("local::"),
+            "{file} reaches crate::local"
+        );
+    }
+}
