@@ -56,6 +56,13 @@ fn single(c: &mut Criterion) {
             black_box(&buf);
         })
     });
+    g.bench_function("kuuid::v7, hyphenated to stack", |b| {
+        b.iter(|| {
+            let mut buf = [0u8; 36];
+            kuuid::v7().encode_hyphenated(&mut buf);
+            black_box(&buf);
+        })
+    });
     g.bench_function("uuid now_v7, to stack", |b| {
         b.iter(|| {
             let mut buf = [0u8; 36];

@@ -522,15 +522,16 @@ impl Generator {
     }
 
     /// Random words: small requests from the pool, large ones straight from
-    /// the RNG.
+    /// the RNG. Callers check for a fork first.
     #[inline]
-    fn draw(&mut self, out: &mut [u32]) {
-        let isa = self.isa();
+    pub(crate) fn draw(&mut self, out: &mut [u32]) {
         if out.len() >= POOL / 4 {
+            let isa = self.isa();
             self.rng.fill_words(isa, out);
             return;
         }
         if POOL - self.pool_pos < out.len() {
+            let isa = self.isa();
             self.rng.fill_words(isa, &mut self.pool[..]);
             self.pool_pos = 0;
         }

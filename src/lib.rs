@@ -46,6 +46,7 @@ pub mod clock;
 pub mod engine;
 mod error;
 mod external;
+mod formats;
 mod generator;
 mod id;
 mod layout;
@@ -76,6 +77,7 @@ pub mod __loom {
 }
 
 pub use error::Error;
+pub use formats::v7::{Simple, Uuid7, UuidParseError};
 pub use generator::Generator;
 pub use id::{
     AnyKuuid, Id, Kuuid, Kuuid1, Kuuid3, MAX_GROUPS, RandomPart, RandomWords, ShortKuuid,
@@ -138,6 +140,70 @@ id_fns! {
     ids, try_ids, ShortKuuid, Layout::SECONDS, "001eVnWK";
     /// A 20-character id, seconds, newest first (npm `idsr()`).
     idsr, try_idsr, ShortKuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
+}
+
+/// A UUIDv7 minted now (npm 3.x `v7()`, shown as 36 characters): strictly
+/// after every other `v7()` in this process, on any thread, without a lock.
+/// [`Uuid7`] has the layout, the counter and the clock.
+///
+/// ```
+/// let a = kuuid::v7();
+/// let b = kuuid::v7();
+/// assert!(a < b);
+/// assert_eq!(&a.to_string()[14..15], "7");
+/// ```
+#[inline]
+pub fn v7() -> Uuid7 {
+    formats::v7::now()
+}
+
+/// A UUIDv7 minted now, shown without dashes (npm 3.x `v7s()`, 32
+/// characters).
+///
+/// ```
+/// let s = kuuid::v7s().to_string();
+/// assert_eq!(s.len(), 32);
+/// assert_eq!(&s[12..13], "7");
+/// assert!(matches!(&s[16..17], "8" | "9" | "a" | "b"));
+/// ```
+#[inline]
+pub fn v7s() -> Simple {
+    v7().simple()
+}
+
+/// A UUIDv7 at time `t` (RFC 3339 text, integer ms, `SystemTime`, ...;
+/// milliseconds). Not ordered against other ids of the same millisecond.
+///
+/// ```
+/// let id = kuuid::try_v7("2022-02-22T19:22:22Z")?;
+/// assert_eq!(&id.to_string()[..13], "017f22e2-79b0");
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+pub fn try_v7(t: impl IntoTimestamp) -> Result<Uuid7, TimeError> {
+    formats::v7::at(t.into_timestamp()?)
+}
+
+/// [`try_v7`], shown without dashes (npm 3.x `v7s(t)`).
+///
+/// ```
+/// assert_eq!(&kuuid::try_v7s(0u64)?.to_string()[..13], "0000000000007");
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+pub fn try_v7s(t: impl IntoTimestamp) -> Result<Simple, TimeError> {
+    try_v7(t).map(Uuid7::simple)
+}
+
+/// Fills a caller's slice with UUIDv7s minted now: strictly increasing
+/// along the slice and after every UUIDv7 minted before in the process (one
+/// atomic claim per 256 ids).
+///
+/// ```
+/// let mut ids = vec![kuuid::Uuid7::default(); 10_000];
+/// kuuid::fill_v7(&mut ids);
+/// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+/// ```
+pub fn fill_v7(ids: &mut [Uuid7]) {
+    formats::v7::fill_now(ids)
 }
 
 /// Defines an npm-named prefix function (now) and its `try_` twin.

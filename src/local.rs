@@ -122,6 +122,32 @@ pub(crate) fn fill(ids: &mut [Kuuid]) {
     }
 }
 
+/// `N` random words from this thread's secure generator.
+#[inline]
+pub(crate) fn words<const N: usize>() -> [u32; N] {
+    match with(|l| {
+        l.gen_.check_fork();
+        let mut w = [0u32; N];
+        l.gen_.draw(&mut w);
+        w
+    }) {
+        Some(w) => w,
+        None => fallback::words(),
+    }
+}
+
+/// Fills `out` with random words from this thread's secure generator.
+pub(crate) fn fill_words(out: &mut [u32]) {
+    if with(|l| {
+        l.gen_.check_fork();
+        l.gen_.draw(out);
+    })
+    .is_none()
+    {
+        fallback::fill_words(out);
+    }
+}
+
 /// The prefix for now in `layout`, through this thread's memo (a fresh memo
 /// per call would publish to the shared clock, a locked read-modify-write,
 /// and re-encode the prefix every time).
@@ -176,6 +202,19 @@ impl Local {
 /// deadlock on an initializer the interrupted call holds.
 mod fallback {
     use super::*;
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn words<const N: usize>() -> [u32; N] {
+        os_words()
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn fill_words(out: &mut [u32]) {
+        getrandom::fill(bytemuck::cast_slice_mut(out))
+            .expect("the OS random source (getrandom) failed");
+    }
 
     /// `N` words from the OS.
     ///

@@ -38,23 +38,45 @@ fn coarse_secs() -> u64 {
 #[inline]
 pub(crate) fn unix_millis() -> u64 {
     #[cfg(unix)]
-    {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime writes one timespec, which we own.
-        if unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) } == 0 {
-            // u64 arithmetic: SystemTime's u128 `as_millis` costs more than the read.
-            return match u64::try_from(ts.tv_sec) {
-                Ok(s) => s.saturating_mul(1000) + ts.tv_nsec as u64 / 1_000_000,
-                Err(_) => 0,
-            };
-        }
+    if let Some(ms) = clock_millis(libc::CLOCK_REALTIME) {
+        return ms;
     }
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// `clock_gettime(clock)` in milliseconds (0 before 1970), or `None` if the
+/// call fails.
+#[cfg(unix)]
+#[inline]
+fn clock_millis(clock: libc::clockid_t) -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which we own.
+    if unsafe { libc::clock_gettime(clock, &mut ts) } != 0 {
+        return None;
+    }
+    // u64 arithmetic: SystemTime's u128 `as_millis` costs more than the read.
+    Some(match u64::try_from(ts.tv_sec) {
+        Ok(s) => s.saturating_mul(1000) + ts.tv_nsec as u64 / 1_000_000,
+        Err(_) => 0,
+    })
+}
+
+/// Milliseconds since 1970 from the kernel's coarse clock
+/// (`CLOCK_REALTIME_COARSE`, a vDSO read without the hardware counter): it
+/// advances once per kernel tick (1-4 ms), so it can lag the precise clock
+/// by up to a tick. Elsewhere, the precise clock. 0 if before 1970.
+#[inline]
+pub(crate) fn coarse_millis() -> u64 {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    if let Some(ms) = clock_millis(libc::CLOCK_REALTIME_COARSE) {
+        return ms;
+    }
+    unix_millis()
 }
 
 /// Set by the test-only switch before first use: no wipe-on-fork page and no
@@ -69,6 +91,9 @@ pub(crate) struct ProcessWords {
     /// The second a running ticker last published; 0 when none runs, and in
     /// a child, which does not inherit the ticker's thread.
     pub(crate) ticked_secs: AtomicU64,
+    /// The last UUIDv7 sequence value minted "now" (`formats::v7`); 0 in a
+    /// child, which then starts its own sequence as a new process would.
+    pub(crate) v7: portable_atomic::AtomicU128,
 }
 
 impl ProcessWords {
@@ -76,6 +101,7 @@ impl ProcessWords {
         ProcessWords {
             token: AtomicU64::new(0),
             ticked_secs: AtomicU64::new(0),
+            v7: portable_atomic::AtomicU128::new(0),
         }
     }
 
@@ -83,6 +109,7 @@ impl ProcessWords {
     fn clear(&self) {
         self.token.store(0, Ordering::Relaxed);
         self.ticked_secs.store(0, Ordering::Relaxed);
+        self.v7.store(0, Ordering::Relaxed);
     }
 }
 
@@ -191,7 +218,7 @@ fn wipe_on_fork_page() -> Option<&'static ProcessWords> {
         return None;
     }
     // SAFETY: the page is zeroed (all-zero atomics are valid `ProcessWords`),
-    // 4096-byte aligned (so aligned for it), 4096 bytes long (it needs 16),
+    // 4096-byte aligned (it needs 16), 4096 bytes long (it needs 32),
     // readable and writable, and lives for the rest of the process: a
     // `&'static ProcessWords` to its start is valid. Only atomic operations
     // touch it.

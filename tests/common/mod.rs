@@ -86,6 +86,42 @@ impl Shared {
     pub fn all(&self) -> Vec<Kuuid> {
         (0..self.slots).flat_map(|s| self.slot(s)).collect()
     }
+
+    /// Writes `f()` (UUIDv7s, 16 bytes in a 32-byte position) into
+    /// positions `0..n` of `slot`.
+    pub fn write_v7(&self, slot: usize, n: usize, mut f: impl FnMut() -> kuuid::Uuid7) {
+        assert!(slot < self.slots && n <= self.per_slot);
+        for i in 0..n {
+            let id = f();
+            // SAFETY: in bounds (checked above); each (slot, i) has one writer.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    id.as_bytes().as_ptr(),
+                    self.base.add((slot * self.per_slot + i) * 32),
+                    16,
+                )
+            };
+        }
+    }
+
+    /// The UUIDv7s of a slot; an unwritten position is not a v7 and panics.
+    pub fn slot_v7(&self, slot: usize) -> Vec<kuuid::Uuid7> {
+        (0..self.per_slot)
+            .map(|i| {
+                let mut bytes = [0u8; 16];
+                // SAFETY: in bounds; all writers have finished.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        self.base.add((slot * self.per_slot + i) * 32),
+                        bytes.as_mut_ptr(),
+                        16,
+                    )
+                };
+                kuuid::Uuid7::from_bytes(bytes)
+                    .unwrap_or_else(|e| panic!("slot {slot} position {i} not written: {e}"))
+            })
+            .collect()
+    }
 }
 
 /// No two ids equal, and no two random parts equal either (a repeated RNG

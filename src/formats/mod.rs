@@ -1,0 +1,4 @@
+//! Other id formats of the document-database world, minted on the same
+//! per-thread randomness and clock as kuuids: one module per format.
+
+pub(crate) mod v7;

@@ -1,0 +1,489 @@
+//! UUIDv7 (RFC 9562 §5.7), laid out as npm kuuid 3.x lays it out, with a
+//! longer counter: 48-bit big-endian milliseconds | version `7` | a 42-bit
+//! counter (12 bits in `rand_a`, then the top 30 bits of `rand_b`) |
+//! variant `10` | 32 random bits.
+//!
+//! **Order.** [`v7()`](crate::v7) is strictly increasing across every thread
+//! of the process, without a lock: one 128-bit atomic word holds the last
+//! (milliseconds, counter) pair, advanced with a compare-and-swap (RFC 9562
+//! §6.2 method 1, "fixed bit-length dedicated counter"). A new millisecond
+//! starts the counter at a random value below 2^41, so every millisecond
+//! has room for at least 2^41 ids: the counter never runs into the next
+//! millisecond at any rate a CPU can mint, and ids carry the clock's
+//! millisecond (drift 0) unless the clock steps back, when they keep the
+//! newest millisecond until it catches up. If the counter ever overflowed,
+//! the millisecond would move on by one: never a wait, a longer id or a
+//! repeat. The word sits in the process's wipe-on-fork page, so a forked
+//! child starts its own sequence as a new process would.
+//!
+//! **Clock.** "Now" is the kernel's coarse clock (`CLOCK_REALTIME_COARSE`
+//! on Linux, advancing once per tick), so an id can lag the precise time by
+//! up to one tick (1-4 ms); the counter keeps the order within it.
+//!
+//! **Given times.** [`try_v7`](crate::try_v7) mints at a given time with a
+//! random counter start and is not ordered against other ids of the same
+//! millisecond (73 random bits keep them unique); npm increments a counter
+//! that restarts each new millisecond and, unchecked, grows its `v7s` text
+//! to 33 characters after 4,096 ids in one millisecond.
+
+use std::fmt;
+use std::str::FromStr;
+
+use portable_atomic::AtomicU128;
+use std::sync::atomic::Ordering;
+
+use crate::engine::hex;
+use crate::time::{TimeError, Timestamp};
+
+/// Bits of the counter: 12 in `rand_a` and 30 at the top of `rand_b`.
+const COUNTER_BITS: u32 = 42;
+/// A new millisecond's counter starts below this (so at least 2^41 ids fit).
+const START_LIMIT: u64 = 1 << (COUNTER_BITS - 1);
+/// The largest millisecond value a UUIDv7 holds (48 bits: year 10889).
+const MAX_MS: u64 = (1 << 48) - 1;
+
+/// A UUIDv7: 16 bytes, big-endian, version 7 and variant `10` checked.
+/// Byte order is time order.
+///
+/// ```
+/// let a = kuuid::v7();
+/// let b = kuuid::v7();
+/// assert!(a < b);                              // strictly increasing in the process
+/// assert_eq!(a.to_string().len(), 36);         // 8-4-4-4-12, lowercase
+/// assert_eq!(a.simple().to_string().len(), 32);
+/// let back: kuuid::Uuid7 = a.to_string().parse()?;
+/// assert_eq!(back, a);
+/// # Ok::<(), kuuid::UuidParseError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Uuid7([u8; 16]);
+
+/// The smallest UUIDv7 (`00000000-0000-7000-8000-000000000000`): a valid
+/// placeholder for buffers to fill.
+impl Default for Uuid7 {
+    fn default() -> Self {
+        Uuid7::build(0, 0, 0)
+    }
+}
+
+impl Uuid7 {
+    /// The UUID from its 16 bytes, if they are a UUIDv7 (version 7, variant
+    /// `10`).
+    ///
+    /// ```
+    /// let id = kuuid::v7();
+    /// assert_eq!(kuuid::Uuid7::from_bytes(*id.as_bytes()), Ok(id));
+    /// assert!(kuuid::Uuid7::from_bytes([0; 16]).is_err());
+    /// ```
+    pub const fn from_bytes(bytes: [u8; 16]) -> Result<Self, UuidParseError> {
+        let version = bytes[6] >> 4;
+        if version != 7 {
+            return Err(UuidParseError::Version { found: version });
+        }
+        if bytes[8] >> 6 != 0b10 {
+            return Err(UuidParseError::Variant {
+                found: bytes[8] >> 4,
+            });
+        }
+        Ok(Uuid7(bytes))
+    }
+
+    /// The 16 bytes, big-endian.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::v7().as_bytes()[6] >> 4, 7);
+    /// ```
+    pub const fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+
+    /// The 128-bit value.
+    ///
+    /// ```
+    /// let id = kuuid::v7();
+    /// assert_eq!(id.to_u128() >> 76 & 0xf, 7);
+    /// ```
+    pub const fn to_u128(self) -> u128 {
+        u128::from_be_bytes(self.0)
+    }
+
+    /// The millisecond the id was minted in.
+    ///
+    /// ```
+    /// let id = kuuid::try_v7("2022-02-22T19:22:22Z")?;
+    /// assert_eq!(id.timestamp().to_string(), "2022-02-22T19:22:22Z");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn timestamp(&self) -> Timestamp {
+        Timestamp::from_millis((self.to_u128() >> 80) as u64)
+    }
+
+    /// The 42-bit counter (`rand_a` and the top 30 bits of `rand_b`).
+    ///
+    /// ```
+    /// let (a, b) = (kuuid::v7(), kuuid::v7());
+    /// assert!(a.timestamp() < b.timestamp() || a.counter() < b.counter());
+    /// ```
+    pub const fn counter(&self) -> u64 {
+        let v = self.to_u128();
+        let rand_a = (v >> 64) as u64 & 0xfff;
+        let rand_b_top = (v >> 32) as u64 & ((1 << 30) - 1);
+        rand_a << 30 | rand_b_top
+    }
+
+    /// The id built from a millisecond, a counter and 32 random bits.
+    const fn build(ms: u64, counter: u64, random: u32) -> Self {
+        let v = (ms as u128) << 80
+            | 7 << 76
+            | ((counter >> 30) as u128 & 0xfff) << 64
+            | 0b10 << 62
+            | ((counter & ((1 << 30) - 1)) as u128) << 32
+            | random as u128;
+        Uuid7(v.to_be_bytes())
+    }
+
+    /// The 36-character RFC 9562 text (lowercase) in a caller's buffer.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 36];
+    /// let text = kuuid::v7().encode_hyphenated(&mut buf);
+    /// assert_eq!(&text[14..15], "7");
+    /// ```
+    pub fn encode_hyphenated<'a>(&self, buf: &'a mut [u8; 36]) -> &'a str {
+        let b = &self.0;
+        hex::encode_lower(&b[..4], &mut buf[..8]);
+        buf[8] = b'-';
+        hex::encode_lower(&b[4..6], &mut buf[9..13]);
+        buf[13] = b'-';
+        hex::encode_lower(&b[6..8], &mut buf[14..18]);
+        buf[18] = b'-';
+        hex::encode_lower(&b[8..10], &mut buf[19..23]);
+        buf[23] = b'-';
+        hex::encode_lower(&b[10..], &mut buf[24..]);
+        std::str::from_utf8(buf).expect("hex is ASCII")
+    }
+
+    /// The 32-character text without dashes (npm `v7s`) in a caller's
+    /// buffer.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 32];
+    /// let text = kuuid::v7().encode_simple(&mut buf);
+    /// assert_eq!(&text[12..13], "7");
+    /// ```
+    pub fn encode_simple<'a>(&self, buf: &'a mut [u8; 32]) -> &'a str {
+        hex::encode_lower(&self.0, buf);
+        std::str::from_utf8(buf).expect("hex is ASCII")
+    }
+
+    /// The id shown without dashes (npm `v7s`).
+    ///
+    /// ```
+    /// let id = kuuid::v7();
+    /// assert_eq!(id.simple().to_string(), id.to_string().replace('-', ""));
+    /// ```
+    pub const fn simple(self) -> Simple {
+        Simple(self)
+    }
+}
+
+/// A [`Uuid7`] shown as 32 lowercase hex characters (npm `v7s`); it parses
+/// from either text as well.
+///
+/// ```
+/// let s = kuuid::v7s();
+/// assert_eq!(s.to_string().len(), 32);
+/// assert_eq!(s.to_string().parse::<kuuid::Simple>()?, s);
+/// # Ok::<(), kuuid::UuidParseError>(())
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Simple(pub Uuid7);
+
+impl fmt::Display for Uuid7 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.encode_hyphenated(&mut [0; 36]))
+    }
+}
+
+impl fmt::Debug for Uuid7 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Uuid7({self})")
+    }
+}
+
+impl fmt::Display for Simple {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.encode_simple(&mut [0; 32]))
+    }
+}
+
+/// Why text is not a UUIDv7.
+///
+/// ```
+/// use kuuid::{Uuid7, UuidParseError};
+/// assert_eq!("017f22e2-79b0-4cc3-98c4-dc0c0c07398f".parse::<Uuid7>(),
+///            Err(UuidParseError::Version { found: 4 }));
+/// assert_eq!("017f22e279b07cc3".parse::<Uuid7>(),
+///            Err(UuidParseError::Length { found: 16 }));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UuidParseError {
+    /// Neither 36 (with dashes) nor 32 (without) characters.
+    Length {
+        /// The length found.
+        found: usize,
+    },
+    /// A byte that is not a hex digit, or a dash out of place.
+    InvalidByte {
+        /// Its index in the text.
+        index: usize,
+        /// The byte.
+        byte: u8,
+    },
+    /// The version nibble is not 7.
+    Version {
+        /// The version found.
+        found: u8,
+    },
+    /// The variant bits are not `10`.
+    Variant {
+        /// The nibble that holds them.
+        found: u8,
+    },
+}
+
+impl fmt::Display for UuidParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            UuidParseError::Length { found } => {
+                write!(f, "length is {found} bytes, expected 36 or 32")
+            }
+            UuidParseError::InvalidByte { index, byte } if byte.is_ascii_graphic() => write!(
+                f,
+                "invalid byte {:?} at index {index} (expected a hex digit, or a dash at 8, 13, 18 and 23)",
+                byte as char
+            ),
+            UuidParseError::InvalidByte { index, byte } => write!(
+                f,
+                "invalid byte 0x{byte:02x} at index {index} (expected a hex digit)"
+            ),
+            UuidParseError::Version { found } => {
+                write!(f, "version is {found}, expected 7")
+            }
+            UuidParseError::Variant { found } => write!(
+                f,
+                "variant nibble is {found:x}, expected 8, 9, a or b (RFC 9562)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UuidParseError {}
+
+impl FromStr for Uuid7 {
+    type Err = UuidParseError;
+
+    /// Parses the 36-character RFC 9562 text or the 32-character one (hex
+    /// in either case), then checks version and variant.
+    fn from_str(s: &str) -> Result<Self, UuidParseError> {
+        let text = s.as_bytes();
+        let dashed = match text.len() {
+            36 => true,
+            32 => false,
+            found => return Err(UuidParseError::Length { found }),
+        };
+        let mut bytes = [0u8; 16];
+        let mut digit = 0;
+        for (index, &c) in text.iter().enumerate() {
+            if dashed && matches!(index, 8 | 13 | 18 | 23) {
+                if c != b'-' {
+                    return Err(UuidParseError::InvalidByte { index, byte: c });
+                }
+                continue;
+            }
+            let Some(n) = hex::nibble(c) else {
+                return Err(UuidParseError::InvalidByte { index, byte: c });
+            };
+            bytes[digit / 2] |= n << (4 * (1 - digit % 2));
+            digit += 1;
+        }
+        Uuid7::from_bytes(bytes)
+    }
+}
+
+impl FromStr for Simple {
+    type Err = UuidParseError;
+
+    fn from_str(s: &str) -> Result<Self, UuidParseError> {
+        s.parse().map(Simple)
+    }
+}
+
+/// The process's sequence: `ms << 42 | counter` of the last id minted now.
+fn sequence() -> &'static AtomicU128 {
+    &crate::sys::process_words().v7
+}
+
+thread_local! {
+    /// The sequence value this thread last saw: the first guess of the next
+    /// compare-and-swap, which spares a 128-bit atomic load (itself a locked
+    /// `cmpxchg16b` on x86-64 without AVX) while one thread mints alone.
+    static SEEN: std::cell::Cell<u128> = const { std::cell::Cell::new(0) };
+}
+
+/// Claims `count >= 1` consecutive sequence values after the last one and
+/// at or after millisecond `now` (a new millisecond starts at `start`, below
+/// 2^41); returns the first. One compare-and-swap, retried only when another
+/// thread claimed in between (a failed one returns the current value).
+#[inline]
+fn claim(seq: &AtomicU128, now: u64, start: u64, count: u64) -> u128 {
+    let fresh = u128::from(now) << COUNTER_BITS | u128::from(start % START_LIMIT);
+    // A stale guess (another thread claimed, or a fork reset the word) only
+    // costs a retry: the exchange compares against the real value.
+    let mut cur = SEEN.try_with(std::cell::Cell::get).unwrap_or(0);
+    loop {
+        // A later millisecond starts afresh; the same or an earlier one (the
+        // clock stepped back) continues after the last value.
+        let first = if cur >> COUNTER_BITS < u128::from(now) {
+            fresh
+        } else {
+            cur + 1
+        };
+        let last = first + u128::from(count - 1);
+        match seq.compare_exchange_weak(cur, last, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => {
+                let _ = SEEN.try_with(|s| s.set(last));
+                return first;
+            }
+            Err(seen) => cur = seen,
+        }
+    }
+}
+
+/// The id for sequence value `v` and 32 random bits. Past 48 bits of
+/// milliseconds (year 10889) the clock or the sequence cannot go.
+#[inline]
+fn from_sequence(v: u128, random: u32) -> Uuid7 {
+    let ms = (v >> COUNTER_BITS) as u64;
+    let counter = v as u64 & ((1 << COUNTER_BITS) - 1);
+    Uuid7::build(ms.min(MAX_MS), counter, random)
+}
+
+/// A UUIDv7 minted now, strictly after every other minted now in this
+/// process (the module docs say how).
+#[inline]
+pub(crate) fn now() -> Uuid7 {
+    let [random, start_lo, start_hi] = crate::local::words::<3>();
+    let start = u64::from(start_hi) << 32 | u64::from(start_lo);
+    let v = claim(sequence(), crate::sys::coarse_millis(), start, 1);
+    from_sequence(v, random)
+}
+
+/// Fills `ids` with UUIDv7s minted now, in one claim per 256 ids: strictly
+/// increasing along the slice and after every id minted before in the
+/// process.
+pub(crate) fn fill_now(ids: &mut [Uuid7]) {
+    for chunk in ids.chunks_mut(256) {
+        let mut words = [0u32; 258];
+        let words = &mut words[..chunk.len() + 2];
+        crate::local::fill_words(words);
+        let start = u64::from(words[0]) << 32 | u64::from(words[1]);
+        let first = claim(
+            sequence(),
+            crate::sys::coarse_millis(),
+            start,
+            chunk.len() as u64,
+        );
+        for (i, (id, &r)) in chunk.iter_mut().zip(&words[2..]).enumerate() {
+            *id = from_sequence(first + i as u128, r);
+        }
+    }
+}
+
+/// A UUIDv7 at a given time: a random counter start, 32 random bits.
+pub(crate) fn at(t: Timestamp) -> Result<Uuid7, TimeError> {
+    let ms = t.as_millis();
+    if ms > MAX_MS {
+        return Err(TimeError::OutOfRange {
+            precision: crate::time::Precision::Millis,
+            millis: ms,
+        });
+    }
+    let [random, start_lo, start_hi] = crate::local::words::<3>();
+    let start = (u64::from(start_hi) << 32 | u64::from(start_lo)) % START_LIMIT;
+    Ok(Uuid7::build(ms, start, random))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Claims from one word: consecutive within a millisecond, a fresh start
+    /// when the clock moves, the newest millisecond kept when it steps back,
+    /// and blocks that never overlap.
+    #[test]
+    fn claims_follow_the_clock_and_never_repeat() {
+        let seq = AtomicU128::new(0);
+        let a = claim(&seq, 1000, 5, 1);
+        assert_eq!(a, 1000 << 42 | 5);
+        assert_eq!(claim(&seq, 1000, 99, 1), a + 1);
+        let block = claim(&seq, 1000, 99, 10);
+        assert_eq!(block, a + 2);
+        assert_eq!(claim(&seq, 1000, 0, 1), a + 12);
+        // The clock moves: a fresh start; it steps back: the newest ms holds.
+        let b = claim(&seq, 1001, 7, 1);
+        assert_eq!(b, 1001 << 42 | 7);
+        assert_eq!(claim(&seq, 900, 3, 1), b + 1);
+        // A start at or above 2^41 is folded below it.
+        let c = claim(&seq, 1002, START_LIMIT + 3, 1);
+        assert_eq!(c, 1002 << 42 | 3);
+    }
+
+    /// The counter overflowing its 42 bits carries into the millisecond.
+    #[test]
+    fn a_full_counter_moves_the_millisecond_on() {
+        let seq = AtomicU128::new((7 << 42) | ((1 << 42) - 1));
+        let v = claim(&seq, 7, 0, 1);
+        let id = from_sequence(v, 0);
+        assert_eq!(id.timestamp().as_millis(), 8);
+        assert_eq!(id.counter(), 0);
+    }
+
+    #[test]
+    fn fields_round_trip() {
+        let id = Uuid7::build(0x017F_22E2_79B0, (1 << 42) - 1, 0xDEAD_BEEF);
+        assert_eq!(id.timestamp().as_millis(), 0x017F_22E2_79B0);
+        assert_eq!(id.counter(), (1 << 42) - 1);
+        assert_eq!(id.to_u128() as u32, 0xDEAD_BEEF);
+        assert_eq!(Uuid7::from_bytes(id.0), Ok(id));
+    }
+}
+
+/// `uuid` interop (feature `uuid`): every UUIDv7 is a `uuid::Uuid`; a
+/// `uuid::Uuid` is a [`Uuid7`] if its version and variant say so.
+#[cfg(feature = "uuid")]
+mod uuid_interop {
+    use super::{Uuid7, UuidParseError};
+
+    impl From<Uuid7> for uuid::Uuid {
+        fn from(id: Uuid7) -> Self {
+            uuid::Uuid::from_bytes(id.0)
+        }
+    }
+
+    impl TryFrom<uuid::Uuid> for Uuid7 {
+        type Error = UuidParseError;
+
+        /// ```
+        /// let u: uuid::Uuid = kuuid::v7().into();
+        /// assert_eq!(u.get_version_num(), 7);
+        /// assert_eq!(kuuid::Uuid7::try_from(u)?.to_string(), u.to_string());
+        /// assert!(kuuid::Uuid7::try_from(uuid::Uuid::new_v4()).is_err());
+        /// # Ok::<(), kuuid::UuidParseError>(())
+        /// ```
+        fn try_from(u: uuid::Uuid) -> Result<Self, UuidParseError> {
+            Uuid7::from_bytes(*u.as_bytes())
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! UUIDv7 and fork: the process sequence sits in the wipe-on-fork page and
+//! the child reseeds, so a child's ids never repeat the parent's, minted now
+//! (a plain fork and a raw clone) or at a fixed time.
+//! `tests/fork_v7_negative.rs` is the control: with the fork guard off, the
+//! child repeats the parent.
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use std::collections::HashSet;
+
+use common::{Shared, fork_and_wait, raw_clone_and_wait};
+use kuuid::Uuid7;
+
+const N: usize = 50_000;
+const T: u64 = 1_700_000_000_000;
+
+#[test]
+fn a_child_never_repeats_its_parents_v7() {
+    let shared = Shared::new(3, N);
+    let before: Vec<Uuid7> = (0..N).map(|_| kuuid::v7()).collect();
+    let _warm = kuuid::try_v7(T).unwrap();
+    fork_and_wait(|| {
+        let mut ids = vec![Uuid7::default(); N];
+        kuuid::fill_v7(&mut ids);
+        let mut it = ids.into_iter();
+        shared.write_v7(0, N, || it.next().unwrap());
+    });
+    raw_clone_and_wait(|| shared.write_v7(1, N, kuuid::v7));
+    fork_and_wait(|| shared.write_v7(2, N, || kuuid::try_v7(T).unwrap()));
+    let after: Vec<Uuid7> = (0..N).map(|_| kuuid::v7()).collect();
+    let parent_at: Vec<Uuid7> = (0..N).map(|_| kuuid::try_v7(T).unwrap()).collect();
+    for slot in 0..2 {
+        assert!(
+            shared.slot_v7(slot).windows(2).all(|w| w[0] < w[1]),
+            "slot {slot}"
+        );
+    }
+    let mut all: Vec<Uuid7> = before
+        .iter()
+        .chain(&after)
+        .chain(&parent_at)
+        .copied()
+        .collect();
+    for slot in 0..3 {
+        all.extend(shared.slot_v7(slot));
+    }
+    let distinct: HashSet<Uuid7> = all.iter().copied().collect();
+    assert_eq!(distinct.len(), all.len());
+    // The parent's own sequence is unbroken by its children.
+    assert!(before[N - 1] < after[0]);
+}

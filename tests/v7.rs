@@ -1,0 +1,133 @@
+//! UUIDv7: RFC 9562's own example, npm 3.x's text layout, strict order across
+//! threads, drift in a burst, and parsing.
+
+use std::collections::HashSet;
+
+use kuuid::{Uuid7, UuidParseError};
+
+/// RFC 9562 Appendix A.6: `017F22E2-79B0-7CC3-98C4-DC0C0C07398F`, minted at
+/// 2022-02-22 14:22:22.00 -05:00: field by field.
+#[test]
+fn rfc9562_example_field_by_field() {
+    let id: Uuid7 = "017F22E2-79B0-7CC3-98C4-DC0C0C07398F".parse().unwrap();
+    assert_eq!(id.timestamp(), "2022-02-22T14:22:22-05:00".parse().unwrap());
+    assert_eq!(id.timestamp().as_millis(), 0x017F_22E2_79B0);
+    let v = id.to_u128();
+    assert_eq!(v >> 76 & 0xf, 7, "ver");
+    assert_eq!(v >> 64 & 0xfff, 0xCC3, "rand_a");
+    assert_eq!(v >> 62 & 0b11, 0b10, "var");
+    assert_eq!(v & ((1 << 62) - 1), 0x18C4_DC0C_0C07_398F, "rand_b");
+    // Ours writes lowercase; both texts parse back to the same value.
+    assert_eq!(id.to_string(), "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+    assert_eq!(id.simple().to_string().parse::<Uuid7>(), Ok(id));
+}
+
+/// Every id minted here has version 7 and variant 10, and npm's `v7s` layout
+/// (12 hex of ms, `7` at 12, the variant nibble at 16 in 8..b).
+#[test]
+fn every_id_has_the_version_variant_and_npm_layout() {
+    let mut ids = vec![Uuid7::default(); 10_000];
+    kuuid::fill_v7(&mut ids);
+    ids.extend((0..10_000).map(|_| kuuid::v7()));
+    ids.extend((0..1_000).map(|i| kuuid::try_v7(i * 1_000_003u64).unwrap()));
+    for id in &ids {
+        let s = id.simple().to_string();
+        assert_eq!(s.len(), 32);
+        assert!(
+            s.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
+            "{s}"
+        );
+        assert_eq!(&s[12..13], "7", "{s}");
+        assert!(matches!(&s[16..17], "8" | "9" | "a" | "b"), "{s}");
+        assert_eq!(
+            u64::from_str_radix(&s[..12], 16).unwrap(),
+            id.timestamp().as_millis()
+        );
+        let h = id.to_string();
+        assert_eq!(h.replace('-', ""), s);
+        assert_eq!([8, 13, 18, 23].map(|i| &h[i..=i]), ["-"; 4]);
+    }
+}
+
+/// Two threads mint 10^6 ids each: strictly increasing in mint order per
+/// thread, no duplicates across them, and the union is one total order.
+#[test]
+fn two_threads_one_sequence() {
+    const N: usize = 1_000_000;
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| (0..N).map(|_| kuuid::v7()).collect::<Vec<_>>());
+        let b = s.spawn(|| {
+            let mut ids = vec![Uuid7::default(); N];
+            for chunk in ids.chunks_mut(1000) {
+                kuuid::fill_v7(chunk);
+            }
+            ids
+        });
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    for ids in [&a, &b] {
+        assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    }
+    let all: HashSet<Uuid7> = a.iter().chain(&b).copied().collect();
+    assert_eq!(all.len(), 2 * N);
+}
+
+/// 10^7 ids in a burst keep to the clock: none is later than the clock
+/// after the burst (the counter never spills into the next millisecond).
+#[test]
+fn a_burst_stays_on_the_clock() {
+    let before = kuuid::Timestamp::now().as_millis();
+    let mut ids = vec![Uuid7::default(); 10_000_000];
+    kuuid::fill_v7(&mut ids);
+    let after = kuuid::Timestamp::now().as_millis();
+    let (first, last) = (
+        ids[0].timestamp().as_millis(),
+        ids[ids.len() - 1].timestamp().as_millis(),
+    );
+    // The coarse clock may lag the precise one by a tick (up to 4 ms).
+    assert!(first + 10 >= before, "{first} vs {before}");
+    assert!(last <= after, "{last} is past the clock {after}");
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn parse_errors_say_what_and_where() {
+    let good = kuuid::v7().to_string();
+    assert_eq!(
+        good[..35].parse::<Uuid7>(),
+        Err(UuidParseError::Length { found: 35 })
+    );
+    // `good` with one byte replaced, parsed.
+    let with = |index: usize, byte: u8| {
+        let mut t = good.clone().into_bytes();
+        t[index] = byte;
+        String::from_utf8(t).unwrap().parse::<Uuid7>()
+    };
+    assert_eq!(
+        with(8, b'x'),
+        Err(UuidParseError::InvalidByte {
+            index: 8,
+            byte: b'x'
+        })
+    );
+    assert_eq!(
+        with(30, b'g'),
+        Err(UuidParseError::InvalidByte {
+            index: 30,
+            byte: b'g'
+        })
+    );
+    assert_eq!(with(19, b'c'), Err(UuidParseError::Variant { found: 0xc }));
+    assert_eq!(with(14, b'4'), Err(UuidParseError::Version { found: 4 }));
+    assert_eq!(
+        "00000000000040008000000000000000".parse::<Uuid7>(),
+        Err(UuidParseError::Version { found: 4 })
+    );
+    assert_eq!(
+        good.to_uppercase().parse::<Uuid7>().unwrap().to_string(),
+        good
+    );
+    assert!(kuuid::try_v7(1u64 << 48).is_err());
+    assert!(kuuid::try_v7((1u64 << 48) - 1).is_ok());
+}
