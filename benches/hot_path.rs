@@ -63,6 +63,13 @@ fn single(c: &mut Criterion) {
             black_box(&buf);
         })
     });
+    g.bench_function("kuuid::object_id, hex to stack", |b| {
+        b.iter(|| {
+            let mut buf = [0u8; 24];
+            kuuid::object_id().encode_hex(&mut buf);
+            black_box(&buf);
+        })
+    });
     g.bench_function("uuid now_v7, to stack", |b| {
         b.iter(|| {
             let mut buf = [0u8; 36];

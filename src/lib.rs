@@ -77,6 +77,7 @@ pub mod __loom {
 }
 
 pub use error::Error;
+pub use formats::objectid::{ObjectId, ObjectIdParseError};
 pub use formats::v7::{Simple, Uuid7, UuidParseError};
 pub use generator::Generator;
 pub use id::{
@@ -204,6 +205,47 @@ pub fn try_v7s(t: impl IntoTimestamp) -> Result<Simple, TimeError> {
 /// ```
 pub fn fill_v7(ids: &mut [Uuid7]) {
     formats::v7::fill_now(ids)
+}
+
+/// A MongoDB ObjectId minted now: the current second, a 5-byte value
+/// random per process (a forked child draws its own), and a 3-byte counter
+/// shared by every thread, one `fetch_add` an id. [`ObjectId`] says why
+/// none repeats within a process even past 2^24 ids a second.
+///
+/// ```
+/// let a = kuuid::object_id();
+/// let b = kuuid::object_id();
+/// assert_ne!(a, b);
+/// assert_eq!(a.as_bytes()[4..9], b.as_bytes()[4..9]); // the process value
+/// ```
+#[inline]
+pub fn object_id() -> ObjectId {
+    formats::objectid::now()
+}
+
+/// A MongoDB ObjectId at time `t` (seconds); fails past
+/// 2106-02-07T06:28:15Z, the last second its 4-byte timestamp holds.
+///
+/// ```
+/// let id = kuuid::try_object_id(0u64)?;
+/// assert_eq!(&id.to_string()[..8], "00000000");
+/// assert!(kuuid::try_object_id("2106-02-07T06:28:16Z").is_err());
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+pub fn try_object_id(t: impl IntoTimestamp) -> Result<ObjectId, TimeError> {
+    formats::objectid::at(t.into_timestamp()?)
+}
+
+/// Fills a caller's slice with ObjectIds minted now (one atomic add per 256).
+///
+/// ```
+/// let mut ids = vec![kuuid::ObjectId::default(); 1000];
+/// kuuid::fill_object_ids(&mut ids);
+/// let set: std::collections::HashSet<_> = ids.iter().collect();
+/// assert_eq!(set.len(), 1000);
+/// ```
+pub fn fill_object_ids(ids: &mut [ObjectId]) {
+    formats::objectid::fill_now(ids)
 }
 
 /// Defines an npm-named prefix function (now) and its `try_` twin.

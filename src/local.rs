@@ -148,6 +148,14 @@ pub(crate) fn fill_words(out: &mut [u32]) {
     }
 }
 
+/// Whole seconds now, from the process-wide monotonic clock through this
+/// thread's memo.
+#[inline]
+pub(crate) fn now_secs() -> u64 {
+    with(|l| now_units(Precision::Seconds, &mut l.gen_.seen))
+        .unwrap_or_else(|| now_units(Precision::Seconds, &mut Seen::default()))
+}
+
 /// The prefix for now in `layout`, through this thread's memo (a fresh memo
 /// per call would publish to the shared clock, a locked read-modify-write,
 /// and re-encode the prefix every time).

@@ -94,6 +94,10 @@ pub(crate) struct ProcessWords {
     /// The last UUIDv7 sequence value minted "now" (`formats::v7`); 0 in a
     /// child, which then starts its own sequence as a new process would.
     pub(crate) v7: portable_atomic::AtomicU128,
+    /// The ObjectId state: the 5-byte process value and the 3-byte counter
+    /// of the last ObjectId (`formats::objectid`); 0 until the first one,
+    /// and in a child, which then draws its own value.
+    pub(crate) object_id: AtomicU64,
 }
 
 impl ProcessWords {
@@ -102,6 +106,7 @@ impl ProcessWords {
             token: AtomicU64::new(0),
             ticked_secs: AtomicU64::new(0),
             v7: portable_atomic::AtomicU128::new(0),
+            object_id: AtomicU64::new(0),
         }
     }
 
@@ -110,6 +115,7 @@ impl ProcessWords {
         self.token.store(0, Ordering::Relaxed);
         self.ticked_secs.store(0, Ordering::Relaxed);
         self.v7.store(0, Ordering::Relaxed);
+        self.object_id.store(0, Ordering::Relaxed);
     }
 }
 
@@ -218,7 +224,7 @@ fn wipe_on_fork_page() -> Option<&'static ProcessWords> {
         return None;
     }
     // SAFETY: the page is zeroed (all-zero atomics are valid `ProcessWords`),
-    // 4096-byte aligned (it needs 16), 4096 bytes long (it needs 32),
+    // 4096-byte aligned (it needs 16), 4096 bytes long (it needs 48),
     // readable and writable, and lives for the rest of the process: a
     // `&'static ProcessWords` to its start is valid. Only atomic operations
     // touch it.

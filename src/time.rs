@@ -384,6 +384,12 @@ pub enum TimeError {
         /// The time, in ms since 1970 (saturated at `u64::MAX`).
         millis: u64,
     },
+    /// Past 2106-02-07T06:28:15Z, the last second a 4-byte (unsigned)
+    /// ObjectId timestamp holds.
+    PastObjectIdRange {
+        /// The time, in ms since 1970.
+        millis: u64,
+    },
     /// A leap second (`23:59:60`): Unix time, and so a kuuid prefix, has
     /// none; it is refused rather than read as `:59`.
     LeapSecond {
@@ -406,6 +412,10 @@ impl fmt::Display for TimeError {
             TimeError::OutOfRange { precision, millis } => write!(
                 f,
                 "time {millis} ms since 1970 is past the last {precision} an 8-character prefix can hold"
+            ),
+            TimeError::PastObjectIdRange { millis } => write!(
+                f,
+                "time {millis} ms since 1970 is past 2106-02-07T06:28:15Z, the last second an ObjectId holds"
             ),
             TimeError::LeapSecond { input } => write!(
                 f,

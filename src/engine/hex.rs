@@ -39,6 +39,28 @@ pub(crate) const fn nibble(c: u8) -> Option<u8> {
     }
 }
 
+/// Decodes hex `text` (either case) into `out`, with a `-` required at
+/// each index in `dashes` and nowhere else; `text` must hold exactly
+/// `2 * out.len() + dashes.len()` bytes (callers check the length first).
+/// The error is the first bad byte: its index and value.
+pub(crate) fn decode(text: &[u8], dashes: &[usize], out: &mut [u8]) -> Result<(), (usize, u8)> {
+    debug_assert_eq!(text.len(), 2 * out.len() + dashes.len());
+    out.fill(0);
+    let mut digit = 0;
+    for (index, &c) in text.iter().enumerate() {
+        if dashes.contains(&index) {
+            if c != b'-' {
+                return Err((index, c));
+            }
+            continue;
+        }
+        let n = nibble(c).ok_or((index, c))?;
+        out[digit / 2] |= n << (4 * (1 - digit % 2));
+        digit += 1;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,5 @@
 //! Other id formats of the document-database world, minted on the same
 //! per-thread randomness and clock as kuuids: one module per format.
 
+pub(crate) mod objectid;
 pub(crate) mod v7;

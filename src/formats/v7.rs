@@ -293,21 +293,10 @@ impl FromStr for Uuid7 {
             32 => false,
             found => return Err(UuidParseError::Length { found }),
         };
+        let dashes: &[usize] = if dashed { &[8, 13, 18, 23] } else { &[] };
         let mut bytes = [0u8; 16];
-        let mut digit = 0;
-        for (index, &c) in text.iter().enumerate() {
-            if dashed && matches!(index, 8 | 13 | 18 | 23) {
-                if c != b'-' {
-                    return Err(UuidParseError::InvalidByte { index, byte: c });
-                }
-                continue;
-            }
-            let Some(n) = hex::nibble(c) else {
-                return Err(UuidParseError::InvalidByte { index, byte: c });
-            };
-            bytes[digit / 2] |= n << (4 * (1 - digit % 2));
-            digit += 1;
-        }
+        hex::decode(text, dashes, &mut bytes)
+            .map_err(|(index, byte)| UuidParseError::InvalidByte { index, byte })?;
         Uuid7::from_bytes(bytes)
     }
 }

@@ -87,37 +87,54 @@ impl Shared {
         (0..self.slots).flat_map(|s| self.slot(s)).collect()
     }
 
-    /// Writes `f()` (UUIDv7s, 16 bytes in a 32-byte position) into
-    /// positions `0..n` of `slot`.
-    pub fn write_v7(&self, slot: usize, n: usize, mut f: impl FnMut() -> kuuid::Uuid7) {
-        assert!(slot < self.slots && n <= self.per_slot);
+    /// Writes `f()` (the bytes of some other id, `L <= 32`) into positions
+    /// `0..n` of `slot`.
+    pub fn write_raw<const L: usize>(&self, slot: usize, n: usize, mut f: impl FnMut() -> [u8; L]) {
+        assert!(L <= 32 && slot < self.slots && n <= self.per_slot);
         for i in 0..n {
-            let id = f();
+            let bytes = f();
             // SAFETY: in bounds (checked above); each (slot, i) has one writer.
             unsafe {
                 std::ptr::copy_nonoverlapping(
-                    id.as_bytes().as_ptr(),
+                    bytes.as_ptr(),
                     self.base.add((slot * self.per_slot + i) * 32),
-                    16,
+                    L,
                 )
             };
         }
     }
 
-    /// The UUIDv7s of a slot; an unwritten position is not a v7 and panics.
-    pub fn slot_v7(&self, slot: usize) -> Vec<kuuid::Uuid7> {
+    /// The first `L` bytes of every position of `slot`.
+    pub fn slot_raw<const L: usize>(&self, slot: usize) -> Vec<[u8; L]> {
+        assert!(L <= 32);
         (0..self.per_slot)
             .map(|i| {
-                let mut bytes = [0u8; 16];
+                let mut bytes = [0u8; L];
                 // SAFETY: in bounds; all writers have finished.
                 unsafe {
                     std::ptr::copy_nonoverlapping(
                         self.base.add((slot * self.per_slot + i) * 32),
                         bytes.as_mut_ptr(),
-                        16,
+                        L,
                     )
                 };
-                kuuid::Uuid7::from_bytes(bytes)
+                bytes
+            })
+            .collect()
+    }
+
+    /// Writes UUIDv7s from `f()` into positions `0..n` of `slot`.
+    pub fn write_v7(&self, slot: usize, n: usize, mut f: impl FnMut() -> kuuid::Uuid7) {
+        self.write_raw(slot, n, || *f().as_bytes());
+    }
+
+    /// The UUIDv7s of a slot; an unwritten position is not a v7 and panics.
+    pub fn slot_v7(&self, slot: usize) -> Vec<kuuid::Uuid7> {
+        self.slot_raw::<16>(slot)
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| {
+                kuuid::Uuid7::from_bytes(b)
                     .unwrap_or_else(|e| panic!("slot {slot} position {i} not written: {e}"))
             })
             .collect()

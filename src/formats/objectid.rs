@@ -1,0 +1,242 @@
+//! MongoDB ObjectId (the `bson-objectid` specification): 12 bytes, a 4-byte
+//! big-endian unsigned count of seconds since 1970, a 5-byte value random
+//! per process, and a 3-byte big-endian counter that starts at a random
+//! value, adds 1 per id and wraps from `0xFFFFFF` to 0. Shown as 24
+//! lowercase hex characters.
+//!
+//! **State.** The 5-byte value and the counter live together in one 64-bit
+//! word, advanced with one `fetch_add` per id (per 256 in bulk), so every
+//! thread of the process draws from one counter without a lock. When the
+//! counter wraps, the add carries into the 5-byte value: the spec assumes
+//! fewer than 2^24 ids a second per process, this engine mints far more, and
+//! the carry gives the next 2^24 ids a value never used before in the
+//! process, so no ObjectId repeats within a process (until 2^64 ids).
+//! **Fork.** The word lives in the wipe-on-fork page: a child reads 0 and
+//! draws its own random value, as the spec's test plan asks (the `bson`
+//! crate does nothing on fork).
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::engine::hex;
+use crate::time::{TimeError, Timestamp};
+
+/// A MongoDB ObjectId: 12 bytes; byte order is (second, process value,
+/// counter) order.
+///
+/// ```
+/// let a = kuuid::object_id();
+/// let b = kuuid::object_id();
+/// assert_ne!(a, b);
+/// assert_eq!(a.to_string().len(), 24);
+/// assert_eq!(a.to_string().parse::<kuuid::ObjectId>()?, a);
+/// # Ok::<(), kuuid::ObjectIdParseError>(())
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ObjectId([u8; 12]);
+
+impl ObjectId {
+    /// The ObjectId with these 12 bytes.
+    ///
+    /// ```
+    /// let id = kuuid::ObjectId::from_bytes([0xff; 12]);
+    /// assert_eq!(id.timestamp().to_string(), "2106-02-07T06:28:15Z");
+    /// ```
+    pub const fn from_bytes(bytes: [u8; 12]) -> Self {
+        ObjectId(bytes)
+    }
+
+    /// The 12 bytes.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::object_id().as_bytes().len(), 12);
+    /// ```
+    pub const fn as_bytes(&self) -> &[u8; 12] {
+        &self.0
+    }
+
+    /// The second it was minted in (an unsigned 32-bit count since 1970).
+    ///
+    /// ```
+    /// let id = kuuid::try_object_id("2018-01-01T00:00:00Z")?;
+    /// assert_eq!(id.timestamp().to_string(), "2018-01-01T00:00:00Z");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn timestamp(&self) -> Timestamp {
+        let secs = u32::from_be_bytes([self.0[0], self.0[1], self.0[2], self.0[3]]);
+        Timestamp::from_millis(u64::from(secs) * 1000)
+    }
+
+    /// The 24-character lowercase hex text in a caller's buffer.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 24];
+    /// let id = kuuid::ObjectId::from_bytes([0xab; 12]);
+    /// assert_eq!(id.encode_hex(&mut buf), "abababababababababababab");
+    /// ```
+    pub fn encode_hex<'a>(&self, buf: &'a mut [u8; 24]) -> &'a str {
+        hex::encode_lower(&self.0, buf);
+        std::str::from_utf8(buf).expect("hex is ASCII")
+    }
+
+    /// The id for a second and a (process value, counter) state word.
+    const fn build(secs: u32, state: u64) -> Self {
+        let s = secs.to_be_bytes();
+        let w = state.to_be_bytes();
+        ObjectId([
+            s[0], s[1], s[2], s[3], w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
+        ])
+    }
+}
+
+impl fmt::Display for ObjectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.encode_hex(&mut [0; 24]))
+    }
+}
+
+impl fmt::Debug for ObjectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ObjectId({self})")
+    }
+}
+
+/// Why text is not an ObjectId.
+///
+/// ```
+/// use kuuid::{ObjectId, ObjectIdParseError};
+/// assert_eq!("abc".parse::<ObjectId>(), Err(ObjectIdParseError::Length { found: 3 }));
+/// assert_eq!("zz0000000000000000000000".parse::<ObjectId>(),
+///            Err(ObjectIdParseError::InvalidByte { index: 0, byte: b'z' }));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ObjectIdParseError {
+    /// Not 24 characters.
+    Length {
+        /// The length found.
+        found: usize,
+    },
+    /// A byte that is not a hex digit.
+    InvalidByte {
+        /// Its index in the text.
+        index: usize,
+        /// The byte.
+        byte: u8,
+    },
+}
+
+impl fmt::Display for ObjectIdParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ObjectIdParseError::Length { found } => {
+                write!(f, "length is {found} bytes, expected 24")
+            }
+            ObjectIdParseError::InvalidByte { index, byte } => {
+                write!(
+                    f,
+                    "invalid byte 0x{byte:02x} at index {index} (expected a hex digit)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ObjectIdParseError {}
+
+impl FromStr for ObjectId {
+    type Err = ObjectIdParseError;
+
+    /// 24 hex digits, either case.
+    fn from_str(s: &str) -> Result<Self, ObjectIdParseError> {
+        let text = s.as_bytes();
+        if text.len() != 24 {
+            return Err(ObjectIdParseError::Length { found: text.len() });
+        }
+        let mut bytes = [0u8; 12];
+        hex::decode(text, &[], &mut bytes)
+            .map_err(|(index, byte)| ObjectIdParseError::InvalidByte { index, byte })?;
+        Ok(ObjectId(bytes))
+    }
+}
+
+/// Claims `count >= 1` consecutive states after the last one; returns the
+/// first. A word still 0 (first use, or a new child) gets `seed` first.
+#[inline]
+fn claim(word: &AtomicU64, seed: impl FnOnce() -> u64, count: u64) -> u64 {
+    if word.load(Ordering::Relaxed) == 0 {
+        // Racing threads each offer a seed; one wins, the others adopt it.
+        let _ = word.compare_exchange(0, seed().max(1), Ordering::Relaxed, Ordering::Relaxed);
+    }
+    word.fetch_add(count, Ordering::Relaxed).wrapping_add(1)
+}
+
+fn state() -> &'static AtomicU64 {
+    &crate::sys::process_words().object_id
+}
+
+/// A seed from this thread's secure generator.
+#[cold]
+fn seed() -> u64 {
+    let [lo, hi] = crate::local::words::<2>();
+    u64::from(hi) << 32 | u64::from(lo)
+}
+
+/// Seconds now, held at the last second a 4-byte timestamp has (2106).
+#[inline]
+fn now_secs() -> u32 {
+    u32::try_from(crate::local::now_secs()).unwrap_or(u32::MAX)
+}
+
+/// An ObjectId minted now.
+#[inline]
+pub(crate) fn now() -> ObjectId {
+    ObjectId::build(now_secs(), claim(state(), seed, 1))
+}
+
+/// An ObjectId at a given time (seconds; past 2106 is an error).
+pub(crate) fn at(t: Timestamp) -> Result<ObjectId, TimeError> {
+    let secs = u32::try_from(t.as_secs()).map_err(|_| TimeError::PastObjectIdRange {
+        millis: t.as_millis(),
+    })?;
+    Ok(ObjectId::build(secs, claim(state(), seed, 1)))
+}
+
+/// Fills `ids` with ObjectIds minted now, one `fetch_add` per 256.
+pub(crate) fn fill_now(ids: &mut [ObjectId]) {
+    for chunk in ids.chunks_mut(256) {
+        let secs = now_secs();
+        let first = claim(state(), seed, chunk.len() as u64);
+        for (i, id) in chunk.iter_mut().enumerate() {
+            *id = ObjectId::build(secs, first.wrapping_add(i as u64));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The spec's test plan: the counter wraps from 0xFFFFFF to 0 (and
+    /// here the process value moves on by one at the wrap).
+    #[test]
+    fn the_counter_wraps_to_zero() {
+        let word = AtomicU64::new(0x12_3456_789A << 24 | 0xFF_FFFE);
+        let a = ObjectId::build(0, claim(&word, || unreachable!(), 1));
+        let b = ObjectId::build(0, claim(&word, || unreachable!(), 1));
+        assert_eq!(a.0[9..], [0xff, 0xff, 0xff]);
+        assert_eq!(b.0[9..], [0, 0, 0]);
+        assert_eq!(a.0[4..9], [0x12, 0x34, 0x56, 0x78, 0x9A]);
+        assert_eq!(b.0[4..9], [0x12, 0x34, 0x56, 0x78, 0x9B]);
+    }
+
+    /// A word at 0 takes the seed once; later claims count on from it.
+    #[test]
+    fn the_first_claim_seeds_the_word() {
+        let word = AtomicU64::new(0);
+        assert_eq!(claim(&word, || 41, 1), 42);
+        assert_eq!(claim(&word, || unreachable!(), 10), 43);
+        assert_eq!(claim(&word, || unreachable!(), 1), 53);
+    }
+}
