@@ -76,6 +76,8 @@ pub mod __loom {
     pub use crate::rng::fork::{TokenWord, replace_token, token_of};
 }
 
+pub use formats::couch;
+
 pub use error::Error;
 pub use formats::objectid::{ObjectId, ObjectIdParseError};
 pub use formats::v7::{Simple, Uuid7, UuidParseError};

@@ -38,7 +38,7 @@ fn coarse_secs() -> u64 {
 #[inline]
 pub(crate) fn unix_millis() -> u64 {
     #[cfg(unix)]
-    if let Some(ms) = clock_millis(libc::CLOCK_REALTIME) {
+    if let Some(ms) = clock_units::<1000>(libc::CLOCK_REALTIME) {
         return ms;
     }
     SystemTime::now()
@@ -46,11 +46,24 @@ pub(crate) fn unix_millis() -> u64 {
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
-/// `clock_gettime(clock)` in milliseconds (0 before 1970), or `None` if the
-/// call fails.
+/// Microseconds since 1970 from the precise wall clock (CouchDB's
+/// `utc_random` reads `os:system_time(microsecond)`). 0 before 1970.
+#[inline]
+pub(crate) fn unix_micros() -> u64 {
+    #[cfg(unix)]
+    if let Some(us) = clock_units::<1_000_000>(libc::CLOCK_REALTIME) {
+        return us;
+    }
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+}
+
+/// `clock_gettime(clock)` in `1/PER_SEC` seconds (0 before 1970), or
+/// `None` if the call fails.
 #[cfg(unix)]
 #[inline]
-fn clock_millis(clock: libc::clockid_t) -> Option<u64> {
+fn clock_units<const PER_SEC: u64>(clock: libc::clockid_t) -> Option<u64> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
@@ -61,7 +74,7 @@ fn clock_millis(clock: libc::clockid_t) -> Option<u64> {
     }
     // u64 arithmetic: SystemTime's u128 `as_millis` costs more than the read.
     Some(match u64::try_from(ts.tv_sec) {
-        Ok(s) => s.saturating_mul(1000) + ts.tv_nsec as u64 / 1_000_000,
+        Ok(s) => s.saturating_mul(PER_SEC) + ts.tv_nsec as u64 / (1_000_000_000 / PER_SEC),
         Err(_) => 0,
     })
 }
@@ -73,7 +86,7 @@ fn clock_millis(clock: libc::clockid_t) -> Option<u64> {
 #[inline]
 pub(crate) fn coarse_millis() -> u64 {
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    if let Some(ms) = clock_millis(libc::CLOCK_REALTIME_COARSE) {
+    if let Some(ms) = clock_units::<1000>(libc::CLOCK_REALTIME_COARSE) {
         return ms;
     }
     unix_millis()
@@ -98,7 +111,16 @@ pub(crate) struct ProcessWords {
     /// of the last ObjectId (`formats::objectid`); 0 until the first one,
     /// and in a child, which then draws its own value.
     pub(crate) object_id: AtomicU64,
+    /// CouchDB `sequential`: the last id's 13-byte prefix and 3-byte
+    /// counter (`formats::couch`); 0 until the first, and in a child, which
+    /// then draws its own prefix.
+    pub(crate) couch_sequential: portable_atomic::AtomicU128,
+    /// CouchDB `utc_random`/`utc_id`: the last id's microseconds.
+    pub(crate) couch_utc: AtomicU64,
 }
+
+// The words must fit the one page `wipe_on_fork_page` maps.
+const _: () = assert!(std::mem::size_of::<ProcessWords>() <= 4096);
 
 impl ProcessWords {
     const fn zero() -> Self {
@@ -107,6 +129,8 @@ impl ProcessWords {
             ticked_secs: AtomicU64::new(0),
             v7: portable_atomic::AtomicU128::new(0),
             object_id: AtomicU64::new(0),
+            couch_sequential: portable_atomic::AtomicU128::new(0),
+            couch_utc: AtomicU64::new(0),
         }
     }
 
@@ -116,6 +140,8 @@ impl ProcessWords {
         self.ticked_secs.store(0, Ordering::Relaxed);
         self.v7.store(0, Ordering::Relaxed);
         self.object_id.store(0, Ordering::Relaxed);
+        self.couch_sequential.store(0, Ordering::Relaxed);
+        self.couch_utc.store(0, Ordering::Relaxed);
     }
 }
 
@@ -224,7 +250,7 @@ fn wipe_on_fork_page() -> Option<&'static ProcessWords> {
         return None;
     }
     // SAFETY: the page is zeroed (all-zero atomics are valid `ProcessWords`),
-    // 4096-byte aligned (it needs 16), 4096 bytes long (it needs 48),
+    // 4096-byte aligned (it needs 16), 4096 bytes long (it needs less: asserted above),
     // readable and writable, and lives for the rest of the process: a
     // `&'static ProcessWords` to its start is valid. Only atomic operations
     // touch it.

@@ -1,5 +1,6 @@
 //! Other id formats of the document-database world, minted on the same
 //! per-thread randomness and clock as kuuids: one module per format.
 
+pub mod couch;
 pub(crate) mod objectid;
 pub(crate) mod v7;
