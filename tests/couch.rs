@@ -213,6 +213,11 @@ fn minting_at_a_time() {
         };
         assert_eq!(micros, t * 1000 + i as u64);
     }
+    let epoch = Uuids::new(Algorithm::UtcId).at(0u64).unwrap();
+    assert_eq!(
+        epoch.uuids(2).unwrap(),
+        ["00000000000000", "00000000000001"]
+    );
     let v7 = Uuids::new(Algorithm::UuidV7).at(t).unwrap();
     let id = v7.mint().unwrap();
     assert_eq!(v7.decode(&id).unwrap().timestamp().unwrap().as_millis(), t);

@@ -1,53 +1,382 @@
-//! `kuuid [-n N] ...`: mint ids, one per line, through a large buffer.
+//! `kuuid [-n N] [--format F] ...`: mint ids, one per line (or CouchDB's
+//! `/_uuids` JSON body), through a large buffer.
 
-use clap::Args;
-use kuuid::{Generator, RngKind, Timestamp};
+use std::io::{self, Write};
+
+use clap::{Args, ValueEnum};
+use kuuid::couch::{Algorithm, Uuids};
+use kuuid::{Generator, ObjectId, RngKind, Timestamp, Uuid7};
 
 use crate::{Failure, LayoutArgs};
+
+/// The id formats the CLI mints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum IdFormat {
+    /// kuuid: 8 base62 characters of time, then random groups (npm kuuid).
+    Kuuid,
+    /// UUIDv7, 36 characters, ordered across the process (npm kuuid 3.x `v7`).
+    V7,
+    /// UUIDv7 without dashes, 32 characters (npm kuuid 3.x `v7s`).
+    V7s,
+    /// MongoDB ObjectId, 24 hex characters.
+    Objectid,
+    /// CouchDB `random`: 32 hex.
+    CouchRandom,
+    /// CouchDB `sequential`: 26 hex of prefix, 6 of a growing counter.
+    CouchSequential,
+    /// CouchDB `utc_random`: 14 hex of microseconds, 18 random hex.
+    CouchUtcRandom,
+    /// CouchDB `utc_id`: 14 hex of microseconds, then --suffix.
+    CouchUtcId,
+    /// CouchDB `uuid_v4` (in --couch-format).
+    UuidV4,
+    /// CouchDB `uuid_v7`: random rand_a, no counter (in --couch-format).
+    CouchUuidV7,
+}
+
+impl IdFormat {
+    /// The CouchDB algorithm behind a `couch-*`/`uuid-v4` format.
+    pub fn couch(self) -> Option<Algorithm> {
+        Some(match self {
+            IdFormat::CouchRandom => Algorithm::Random,
+            IdFormat::CouchSequential => Algorithm::Sequential,
+            IdFormat::CouchUtcRandom => Algorithm::UtcRandom,
+            IdFormat::CouchUtcId => Algorithm::UtcId,
+            IdFormat::UuidV4 => Algorithm::UuidV4,
+            IdFormat::CouchUuidV7 => Algorithm::UuidV7,
+            _ => return None,
+        })
+    }
+
+    /// The name as typed on the command line.
+    pub fn name(self) -> String {
+        self.to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_owned())
+    }
+}
+
+/// CouchDB's `[uuids] format` values, for clap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CouchFormat {
+    /// 32 hex characters.
+    #[value(name = "base_16")]
+    Base16,
+    /// 36 characters, dashed (8-4-4-4-12).
+    #[value(name = "rfc9562")]
+    Rfc9562,
+    /// 25 characters of 0-9a-z.
+    #[value(name = "base_36")]
+    Base36,
+}
+
+impl From<CouchFormat> for kuuid::couch::Format {
+    fn from(f: CouchFormat) -> Self {
+        match f {
+            CouchFormat::Base16 => kuuid::couch::Format::Base16,
+            CouchFormat::Rfc9562 => kuuid::couch::Format::Rfc9562,
+            CouchFormat::Base36 => kuuid::couch::Format::Base36,
+        }
+    }
+}
 
 #[derive(Args)]
 pub struct GenerateArgs {
     /// Number of ids to print.
     #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1)]
     count: u64,
+    /// The id format.
+    #[arg(long, value_name = "F", default_value = "kuuid")]
+    format: IdFormat,
+    /// How uuid-v4 and couch-uuid-v7 show their 128 bits (CouchDB's
+    /// `[uuids] format`).
+    #[arg(long, value_name = "FMT")]
+    couch_format: Option<CouchFormat>,
+    /// The suffix of couch-utc-id ids (CouchDB's `utc_id_suffix`).
+    #[arg(long, value_name = "S")]
+    suffix: Option<String>,
+    /// Print CouchDB's `/_uuids` body, `{"uuids":[...]}`, instead of lines.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     layout: LayoutArgs,
-    /// Random groups of 6 characters (1 to 4; 4 makes 32-character ids).
-    #[arg(long, value_name = "K", default_value_t = 4,
+    /// kuuid: random groups of 6 characters (1 to 4; 4 makes 32-character
+    /// ids; default 4).
+    #[arg(long, value_name = "K",
           value_parser = clap::value_parser!(u8).range(1..=4), conflicts_with = "short")]
-    random: u8,
-    /// Short ids: 2 random groups (20 characters).
+    random: Option<u8>,
+    /// kuuid: short ids, 2 random groups (20 characters).
     #[arg(long)]
     short: bool,
     /// Mint at TIME instead of now.
     #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
     at: Option<Timestamp>,
-    /// Use the fast xoshiro256++ engine: ids stay unique but become
+    /// kuuid: use the fast xoshiro256++ engine: ids stay unique but become
     /// predictable from earlier ones (default: the secure engine,
     /// AES-128-CTR on CPUs with AES instructions, else ChaCha12).
     #[arg(long)]
     fast: bool,
-    /// Each id sorts strictly after the previous one, even within one
-    /// second or millisecond (newest-first layouts: strictly before).
+    /// kuuid: each id sorts strictly after the previous one, even within
+    /// one second or millisecond (newest-first layouts: strictly before).
     #[arg(long)]
     monotonic: bool,
 }
 
+/// Ids a chunk: the bulk fills claim their sequence in blocks of this.
+const CHUNK: usize = 4096;
+
 pub fn run(a: &GenerateArgs) -> Result<(), Failure> {
-    let kind = if a.fast {
-        RngKind::Fast
-    } else {
-        RngKind::Secure
-    };
-    let mut g = Generator::new(kind)?.with_layout(a.layout.layout());
-    if let Some(t) = a.at {
-        g = g.at(t)?;
+    check_flags(a)?;
+    let out = io::stdout().lock();
+    let mut minter = Minter::new(a)?;
+    if let (Minter::Kuuid { g, groups }, false) = (&mut minter, a.json) {
+        // The generator's own bulk writer.
+        g.write_lines(*groups, a.count, out)?;
+        return Ok(());
     }
-    if a.monotonic {
-        g = g.monotonic();
+    let mut sink = Sink::new(out, a.json);
+    let mut left = a.count;
+    while left > 0 {
+        let n = left.min(CHUNK as u64) as usize;
+        if let Err(e) = minter.mint(n, &mut sink) {
+            // The good lines go out before the error (a JSON body is cut).
+            sink.flush_lines()?;
+            return Err(e);
+        }
+        left -= n as u64;
     }
-    let groups = if a.short { 2 } else { usize::from(a.random) };
-    let stdout = std::io::stdout();
-    g.write_lines(groups, a.count, stdout.lock())?;
+    sink.finish()?;
     Ok(())
+}
+
+/// Flags that belong to another format are refused, not ignored.
+fn check_flags(a: &GenerateArgs) -> Result<(), Failure> {
+    let f = a.format;
+    let kuuid_only = [
+        ("--ms", a.layout.ms),
+        ("--reverse", a.layout.reverse),
+        ("--random", a.random.is_some()),
+        ("--short", a.short),
+        ("--fast", a.fast),
+        ("--monotonic", a.monotonic),
+    ];
+    let misplaced = |flag: &str, only: &str| {
+        Failure::Usage(format!(
+            "{flag} applies to --format {only} only, not {}",
+            f.name()
+        ))
+    };
+    if let (true, Some((flag, _))) = (
+        f != IdFormat::Kuuid,
+        kuuid_only.iter().find(|(_, set)| *set),
+    ) {
+        return Err(misplaced(flag, "kuuid"));
+    }
+    if a.couch_format.is_some() && !matches!(f, IdFormat::UuidV4 | IdFormat::CouchUuidV7) {
+        return Err(misplaced("--couch-format", "uuid-v4 or couch-uuid-v7"));
+    }
+    if a.suffix.is_some() && f != IdFormat::CouchUtcId {
+        return Err(misplaced("--suffix", "couch-utc-id"));
+    }
+    Ok(())
+}
+
+/// A format's minting state, built once so that order (monotonic kuuids,
+/// CouchDB's `utc_*` at a given time) carries over from chunk to chunk.
+enum Minter {
+    Kuuid { g: Box<Generator>, groups: usize },
+    V7 { simple: bool, at: Option<Timestamp> },
+    ObjectId { at: Option<Timestamp> },
+    Couch(Uuids),
+}
+
+impl Minter {
+    fn new(a: &GenerateArgs) -> Result<Self, Failure> {
+        Ok(match a.format {
+            IdFormat::Kuuid => {
+                let kind = if a.fast {
+                    RngKind::Fast
+                } else {
+                    RngKind::Secure
+                };
+                let mut g = Generator::new(kind)?.with_layout(a.layout.layout());
+                if let Some(t) = a.at {
+                    g = g.at(t)?;
+                }
+                if a.monotonic {
+                    g = g.monotonic();
+                }
+                let groups = if a.short {
+                    2
+                } else {
+                    usize::from(a.random.unwrap_or(4))
+                };
+                Minter::Kuuid {
+                    g: Box::new(g),
+                    groups,
+                }
+            }
+            IdFormat::V7 | IdFormat::V7s => {
+                if let Some(t) = a.at {
+                    kuuid::try_v7(t)?; // refuse a bad time before any output
+                }
+                Minter::V7 {
+                    simple: a.format == IdFormat::V7s,
+                    at: a.at,
+                }
+            }
+            IdFormat::Objectid => {
+                if let Some(t) = a.at {
+                    kuuid::try_object_id(t)?;
+                }
+                Minter::ObjectId { at: a.at }
+            }
+            f => {
+                let algorithm = f.couch().expect("every other format is CouchDB's");
+                let mut u = Uuids::new(algorithm);
+                if let Some(f) = a.couch_format {
+                    u = u.format(f.into());
+                }
+                if let Some(s) = &a.suffix {
+                    u = u.utc_id_suffix(s.clone());
+                }
+                if let Some(t) = a.at {
+                    u = u.at(t).map_err(couch_failure)?;
+                }
+                Minter::Couch(u)
+            }
+        })
+    }
+
+    /// Mints `n <= CHUNK` ids into `sink`.
+    fn mint<W: Write>(&mut self, n: usize, sink: &mut Sink<W>) -> Result<(), Failure> {
+        match self {
+            Minter::Kuuid { g, groups } => {
+                let mut lines = Vec::with_capacity(n * 33);
+                g.write_lines(*groups, n as u64, &mut lines)?;
+                for line in lines.split(|&c| c == b'\n').filter(|l| !l.is_empty()) {
+                    sink.push(line)?;
+                }
+            }
+            Minter::V7 { simple, at } => {
+                let mut ids = [Uuid7::default(); CHUNK];
+                let ids = &mut ids[..n];
+                match at {
+                    None => kuuid::fill_v7(ids),
+                    Some(t) => {
+                        for id in ids.iter_mut() {
+                            *id = kuuid::try_v7(*t)?;
+                        }
+                    }
+                }
+                for id in ids.iter() {
+                    if *simple {
+                        sink.push(id.encode_simple(&mut [0; 32]).as_bytes())?;
+                    } else {
+                        sink.push(id.encode_hyphenated(&mut [0; 36]).as_bytes())?;
+                    }
+                }
+            }
+            Minter::ObjectId { at } => {
+                let mut ids = [ObjectId::default(); CHUNK];
+                let ids = &mut ids[..n];
+                match at {
+                    None => kuuid::fill_object_ids(ids),
+                    Some(t) => {
+                        for id in ids.iter_mut() {
+                            *id = kuuid::try_object_id(*t)?;
+                        }
+                    }
+                }
+                for id in ids.iter() {
+                    sink.push(id.encode_hex(&mut [0; 24]).as_bytes())?;
+                }
+            }
+            Minter::Couch(uuids) => {
+                let mut text = String::with_capacity(64);
+                for _ in 0..n {
+                    text.clear();
+                    uuids.mint_into(&mut text).map_err(couch_failure)?;
+                    sink.push(text.as_bytes())?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn couch_failure(e: kuuid::couch::Error) -> Failure {
+    Failure::Usage(e.to_string())
+}
+
+/// Where ids go: lines, or the items of a JSON array, through a 64 KiB
+/// buffer (a write error is the command's failure).
+struct Sink<W: Write> {
+    out: W,
+    buf: Vec<u8>,
+    json: bool,
+    first: bool,
+}
+
+impl<W: Write> Sink<W> {
+    fn new(out: W, json: bool) -> Self {
+        let mut buf = Vec::with_capacity(1 << 17);
+        if json {
+            buf.extend_from_slice(br#"{"uuids":["#);
+        }
+        Sink {
+            out,
+            buf,
+            json,
+            first: true,
+        }
+    }
+
+    fn push(&mut self, id: &[u8]) -> io::Result<()> {
+        if self.json {
+            if !self.first {
+                self.buf.push(b',');
+            }
+            json_string(id, &mut self.buf);
+        } else {
+            self.buf.extend_from_slice(id);
+            self.buf.push(b'\n');
+        }
+        self.first = false;
+        if self.buf.len() >= 1 << 16 {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn flush_lines(&mut self) -> io::Result<()> {
+        if !self.json {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        self.out.flush()
+    }
+
+    fn finish(mut self) -> io::Result<()> {
+        if self.json {
+            self.buf.extend_from_slice(b"]}\n");
+        }
+        self.out.write_all(&self.buf)?;
+        self.out.flush()
+    }
+}
+
+/// `text` as a JSON string: quotes, backslashes and control characters
+/// escaped (only a `utc_id` suffix can hold them).
+pub fn json_string(text: &[u8], out: &mut Vec<u8>) {
+    out.push(b'"');
+    for &c in text {
+        match c {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0..=0x1f => out.extend_from_slice(format!("\\u{c:04x}").as_bytes()),
+            _ => out.push(c),
+        }
+    }
+    out.push(b'"');
 }

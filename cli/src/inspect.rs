@@ -1,18 +1,27 @@
-//! `kuuid inspect`: the time and random words of each id.
+//! `kuuid inspect`: the time and fields of each id, in every format the
+//! crate mints (the text alone tells which, except for 32 hex characters).
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufWriter, Write};
 
 use clap::Args;
-use kuuid::{AnyKuuid, Layout};
+use kuuid::couch::{Algorithm, Decoded, Format};
+use kuuid::{AnyKuuid, Layout, ObjectId, Timestamp, Uuid7};
 
+use crate::generate::IdFormat;
 use crate::{Failure, LayoutArgs};
 
 #[derive(Args)]
 pub struct InspectArgs {
     #[command(flatten)]
     layout: LayoutArgs,
-    /// One JSON object per line: {"id","timestamp_ms","time","random"}.
+    /// The ids' format (default: told from the text: 36 characters with
+    /// dashes are a UUID, 24 hex an ObjectId, 25 of 0-9a-z CouchDB's
+    /// base_36, other lengths a kuuid; 32 hex characters need this flag).
+    #[arg(long, value_name = "F")]
+    format: Option<IdFormat>,
+    /// One JSON object per line: {"id","timestamp_ms","time","random"} for
+    /// kuuids; {"id","format",...fields} for the others.
     #[arg(long)]
     json: bool,
     /// Ids to read (default: one per line from stdin; blank lines are skipped).
@@ -24,23 +33,35 @@ pub struct InspectArgs {
 
 pub fn run(a: &InspectArgs) -> Result<(), Failure> {
     let layout = a.layout.layout();
+    if a.format.is_some_and(|f| f != IdFormat::Kuuid) && (a.layout.ms || a.layout.reverse) {
+        return Err(Failure::Usage(
+            "--ms and --reverse apply to kuuids only".to_owned(),
+        ));
+    }
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut bad = 0u64;
-    let mut report = |text: &[u8],
-                      result: Result<AnyKuuid, kuuid::ParseError>,
-                      out: &mut dyn Write| {
-        match result {
-            Ok(id) => describe(&id, layout, a.json, out),
-            Err(e) => {
-                bad += 1;
-                crate::say(&format!("kuuid: invalid id {}: {e}", shown(text)));
-                Ok(())
+    let mut report =
+        |text: &[u8], kuuid: Option<Result<AnyKuuid, kuuid::ParseError>>, out: &mut dyn Write| {
+            let fields = match kuuid {
+                // Bulk-parsed as a kuuid: only 32 hex characters are in doubt.
+                Some(Ok(id)) if a.format.is_some() || !is_hex32(text) => Ok(Fields::Kuuid(id)),
+                Some(Err(e)) if a.format == Some(IdFormat::Kuuid) => Err(e.to_string()),
+                _ => read(text, a.format),
+            };
+            match fields {
+                Ok(f) => f.describe(text, layout, a.json, out),
+                Err(e) => {
+                    bad += 1;
+                    crate::say(&format!("kuuid: invalid id {}: {e}", shown(text)));
+                    Ok(())
+                }
             }
-        }
-    };
+        };
+    // Kuuid lines are validated in bulk; any other format goes line by line.
+    let bulk = matches!(a.format, None | Some(IdFormat::Kuuid));
     if a.ids.is_empty() {
-        // Read in large chunks; parse the complete lines of each (runs of
-        // 32-character lines are validated in bulk), carry the partial last line.
+        // Read in large chunks; parse the complete lines of each, carry the
+        // partial last line.
         let mut input = io::stdin().lock();
         let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
         loop {
@@ -58,7 +79,7 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
                 }
             };
             for line in kuuid::parse_lines(&buf[..complete]) {
-                report(line.text, line.id, &mut out)?;
+                report(line.text, bulk.then_some(line.id), &mut out)?;
             }
             buf.drain(..complete);
             if eof {
@@ -68,7 +89,7 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
     } else {
         for id in &a.ids {
             let bytes = id.as_encoded_bytes();
-            report(bytes, AnyKuuid::parse_bytes(bytes), &mut out)?;
+            report(bytes, bulk.then(|| AnyKuuid::parse_bytes(bytes)), &mut out)?;
         }
     }
     out.flush()?;
@@ -77,6 +98,149 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
     } else {
         Ok(())
     }
+}
+
+fn is_hex32(text: &[u8]) -> bool {
+    text.len() == 32 && text.iter().all(u8::is_ascii_hexdigit)
+}
+
+/// What an id holds, by format.
+enum Fields<'a> {
+    Kuuid(AnyKuuid),
+    V7(Uuid7),
+    ObjectId(ObjectId),
+    Couch(Algorithm, Decoded<'a>),
+}
+
+/// Reads `text` in `format`, or in the format its shape tells.
+fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
+    let utf8 = || std::str::from_utf8(text).map_err(|_| "not UTF-8".to_owned());
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    let uuid_format = || match text.len() {
+        36 => Format::Rfc9562,
+        25 => Format::Base36,
+        _ => Format::Base16,
+    };
+    let format = match format {
+        Some(f) => f,
+        None => match text.len() {
+            32 if is_hex32(text) => {
+                return Err("32 hex characters could be v7s, couch-random, \
+                            couch-sequential, couch-utc-random or uuid-v4: say which with --format"
+                    .to_owned());
+            }
+            24 => IdFormat::Objectid,
+            36 | 25 => {
+                // A UUID: its version says which.
+                let value = kuuid::couch::decode(utf8()?, Algorithm::UuidV4, uuid_format());
+                match value {
+                    Err(kuuid::couch::ParseError::Version { found: 7, .. }) => {
+                        if text.len() == 36 {
+                            IdFormat::V7
+                        } else {
+                            IdFormat::CouchUuidV7
+                        }
+                    }
+                    _ => IdFormat::UuidV4,
+                }
+            }
+            _ => IdFormat::Kuuid,
+        },
+    };
+    Ok(match format {
+        IdFormat::Kuuid => Fields::Kuuid(AnyKuuid::parse_bytes(text).map_err(|e| err(&e))?),
+        IdFormat::V7 | IdFormat::V7s => Fields::V7(utf8()?.parse().map_err(|e| err(&e))?),
+        IdFormat::Objectid => Fields::ObjectId(utf8()?.parse().map_err(|e| err(&e))?),
+        f => {
+            let algorithm = f.couch().expect("every other format is CouchDB's");
+            let d = kuuid::couch::decode(utf8()?, algorithm, uuid_format()).map_err(|e| err(&e))?;
+            Fields::Couch(algorithm, d)
+        }
+    })
+}
+
+impl Fields<'_> {
+    fn describe(
+        &self,
+        text: &[u8],
+        layout: Layout,
+        json: bool,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let (format, time, fields): (&str, Option<Timestamp>, Vec<(&str, String)>) = match self {
+            Fields::Kuuid(id) => return describe(id, layout, json, out),
+            Fields::V7(id) => (
+                "v7",
+                Some(id.timestamp()),
+                vec![("counter", id.counter().to_string())],
+            ),
+            Fields::ObjectId(id) => {
+                let b = id.as_bytes();
+                let process: String = b[4..9].iter().map(|x| format!("{x:02x}")).collect();
+                let counter = u32::from_be_bytes([0, b[9], b[10], b[11]]);
+                (
+                    "objectid",
+                    Some(id.timestamp()),
+                    vec![
+                        ("process", quoted(&process)),
+                        ("counter", counter.to_string()),
+                    ],
+                )
+            }
+            Fields::Couch(algorithm, d) => {
+                let fields = match *d {
+                    Decoded::Sequential { prefix, counter } => {
+                        let p: String = prefix.iter().map(|x| format!("{x:02x}")).collect();
+                        vec![("prefix", quoted(&p)), ("counter", counter.to_string())]
+                    }
+                    Decoded::Utc { micros, suffix } => {
+                        vec![("micros", micros.to_string()), ("suffix", quoted(suffix))]
+                    }
+                    Decoded::Uuid { value } => {
+                        vec![("version", ((value >> 76) & 0xf).to_string())]
+                    }
+                    _ => vec![],
+                };
+                let name = match algorithm {
+                    Algorithm::Random => "couch-random",
+                    Algorithm::Sequential => "couch-sequential",
+                    Algorithm::UtcRandom => "couch-utc-random",
+                    Algorithm::UtcId => "couch-utc-id",
+                    Algorithm::UuidV4 => "uuid-v4",
+                    _ => "couch-uuid-v7",
+                };
+                (name, d.timestamp(), fields)
+            }
+        };
+        let id = String::from_utf8_lossy(text);
+        if json {
+            let mut line = format!("{{\"id\":{},\"format\":\"{format}\"", quoted(&id));
+            if let Some(t) = time {
+                let rfc = t
+                    .to_rfc3339()
+                    .map_or_else(|| "null".to_owned(), |s| quoted(&s));
+                line += &format!(",\"timestamp_ms\":{},\"time\":{rfc}", t.as_millis());
+            }
+            for (k, v) in &fields {
+                line += &format!(",\"{k}\":{v}");
+            }
+            writeln!(out, "{line}}}")
+        } else {
+            let t = time.map_or_else(|| "-".to_owned(), |t| t.to_string());
+            let mut line = format!("{id} {format} {t}");
+            for (k, v) in &fields {
+                line += &format!(" {k}={v}");
+            }
+            writeln!(out, "{line}")
+        }
+    }
+}
+
+/// `s` as a JSON string (quotes, backslashes, control characters escaped).
+fn quoted(s: &str) -> String {
+    let mut out = Vec::with_capacity(s.len() + 2);
+    crate::generate::json_string(s.as_bytes(), &mut out);
+    String::from_utf8(out).expect("escaping keeps UTF-8")
 }
 
 /// Bad input as it goes into a message: quoted, escaped, and cut after 64

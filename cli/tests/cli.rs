@@ -462,3 +462,193 @@ fn bench_isa_is_the_only_path_shown() {
     assert!(stderr(&o).contains("--isa"), "{}", stderr(&o));
     assert!(!stderr(&o).contains("KUUID_ISA"), "{}", stderr(&o));
 }
+
+/// Every `--format`: the right length and alphabet on every line, no
+/// repeats, `--json` as CouchDB's `/_uuids` body, and `inspect` reading
+/// each one back (with `--format` where 32 hex characters are ambiguous)
+/// with a time within a minute of now where the format has one.
+#[test]
+fn every_format_mints_and_reads_back() {
+    let hex = |s: &str| s.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
+    // (format, extra flags, length, alphabet check, inspect needs --format, has time)
+    type Case<'a> = (&'a str, &'a [&'a str], usize, fn(&str) -> bool, bool, bool);
+    let cases: [Case; 12] = [
+        (
+            "kuuid",
+            &[],
+            32,
+            |s| s.bytes().all(|c| c.is_ascii_alphanumeric()),
+            false,
+            true,
+        ),
+        ("v7", &[], 36, |s| s.as_bytes()[14] == b'7', false, true),
+        ("v7s", &[], 32, |s| s.as_bytes()[12] == b'7', true, true),
+        ("objectid", &[], 24, |_| true, false, true),
+        ("couch-random", &[], 32, |_| true, true, false),
+        ("couch-sequential", &[], 32, |_| true, true, false),
+        ("couch-utc-random", &[], 32, |_| true, true, true),
+        (
+            "couch-utc-id",
+            &["--suffix", "frog"],
+            18,
+            |s| s.ends_with("frog"),
+            true,
+            true,
+        ),
+        (
+            "uuid-v4",
+            &[],
+            32,
+            |s| s.as_bytes()[12] == b'4',
+            true,
+            false,
+        ),
+        (
+            "uuid-v4",
+            &["--couch-format", "rfc9562"],
+            36,
+            |s| s.as_bytes()[14] == b'4',
+            false,
+            false,
+        ),
+        (
+            "uuid-v4",
+            &["--couch-format", "base_36"],
+            25,
+            |_| true,
+            false,
+            false,
+        ),
+        (
+            "couch-uuid-v7",
+            &["--couch-format", "base_36"],
+            25,
+            |_| true,
+            false,
+            true,
+        ),
+    ];
+    let now = kuuid::Timestamp::now().as_millis();
+    for (format, extra, len, check, needs_format, has_time) in cases {
+        let mut args = vec!["--format", format, "-n", "3000"];
+        args.extend_from_slice(extra);
+        let o = kuuid(&args);
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3000, "{format}");
+        let mut uniq = lines.clone();
+        uniq.sort();
+        uniq.dedup();
+        assert_eq!(uniq.len(), 3000, "{format}");
+        for l in &lines {
+            assert_eq!(l.len(), len, "{format} {l}");
+            assert!(check(l), "{format} {l}");
+            if len != 25 && format != "kuuid" && format != "couch-utc-id" {
+                assert!(hex(&l.replace('-', "")), "{format} {l}");
+            }
+        }
+        // --json: CouchDB's body.
+        args.push("--json");
+        let body: serde_json::Value = serde_json::from_str(&stdout(&kuuid(&args))).unwrap();
+        assert_eq!(body["uuids"].as_array().unwrap().len(), 3000, "{format}");
+        // inspect reads them back.
+        let mut inspect = vec!["inspect", "--json"];
+        if needs_format {
+            inspect.extend(["--format", format]);
+        }
+        let o = kuuid_stdin(&inspect, out.as_bytes());
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        for (line, id) in stdout(&o).lines().zip(&lines) {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(v["id"], *id);
+            let t = v["timestamp_ms"].as_u64();
+            assert_eq!(t.is_some(), has_time, "{format}: {line}");
+            if let Some(t) = t {
+                assert!(t.abs_diff(now) < 60_000, "{format}: {line}");
+            }
+        }
+    }
+}
+
+#[test]
+fn formats_at_a_given_time() {
+    for (format, extra) in [
+        ("v7", &[][..]),
+        ("v7s", &[]),
+        ("objectid", &[]),
+        ("couch-utc-random", &[]),
+        ("couch-utc-id", &["--suffix=-n1"]),
+        ("couch-uuid-v7", &["--couch-format", "rfc9562"]),
+    ] {
+        let mut args = vec![
+            "--format",
+            format,
+            "--at",
+            "2020-01-01T00:00:01Z",
+            "-n",
+            "5",
+        ];
+        args.extend_from_slice(extra);
+        let o = kuuid(&args);
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        let o = kuuid_stdin(&["inspect", "--format", format, "--json"], &o.stdout);
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        for line in stdout(&o).lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(v["time"], "2020-01-01T00:00:01Z", "{format}: {line}");
+        }
+    }
+    // utc_* at a time count on by a microsecond an id.
+    let out = stdout(&kuuid(&[
+        "--format",
+        "couch-utc-id",
+        "--at",
+        "0",
+        "-n",
+        "3",
+    ]));
+    assert_eq!(out, "00000000000000\n00000000000001\n00000000000002\n");
+}
+
+#[test]
+fn misplaced_format_flags_are_refused() {
+    for (args, flag) in [
+        (&["--format", "v7", "--monotonic"][..], "--monotonic"),
+        (&["--format", "objectid", "--ms"], "--ms"),
+        (&["--format", "couch-random", "--random", "2"], "--random"),
+        (
+            &["--format", "v7", "--couch-format", "base_36"],
+            "--couch-format",
+        ),
+        (&["--format", "couch-random", "--suffix", "x"], "--suffix"),
+    ] {
+        let o = kuuid(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(flag), "{err}");
+    }
+    let o = kuuid(&["--format", "couch-sequential", "--at", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("carry no time"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+    let o = kuuid(&["--format", "snowflake"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn inspect_asks_which_format_32_hex_characters_are() {
+    let v7s = stdout(&kuuid(&["--format", "v7s"]));
+    let o = kuuid_stdin(&["inspect"], v7s.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--format"), "{}", stderr(&o));
+    let o = kuuid_stdin(&["inspect", "--format", "v7s"], v7s.as_bytes());
+    assert!(o.status.success());
+    assert!(stdout(&o).contains(" v7 "), "{}", stdout(&o));
+    // A kuuid given as the wrong format is an error, not a wrong reading.
+    let id = "001eVnWK4gfFC300000000000100000z";
+    let o = kuuid(&["inspect", "--format", "objectid", id]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("expected 24"), "{}", stderr(&o));
+}

@@ -280,8 +280,8 @@ impl FromStr for Format {
 #[derive(Debug)]
 struct Given {
     millis: u64,
-    micros: u64,
-    last_micros: AtomicU64,
+    /// The next `utc_*` microsecond: the time's, then one more an id.
+    next_micros: AtomicU64,
 }
 
 /// CouchDB's `[uuids]` configuration, minting ids: the algorithm, the
@@ -391,8 +391,7 @@ impl Uuids {
         }
         self.given = Some(Given {
             millis,
-            micros,
-            last_micros: AtomicU64::new(0),
+            next_micros: AtomicU64::new(micros),
         });
         Ok(self)
     }
@@ -506,7 +505,8 @@ impl Uuids {
     /// one past the last if that is not behind.
     fn next_micros(&self) -> Result<u64, Error> {
         let micros = match &self.given {
-            Some(g) => claim_utc(&g.last_micros, g.micros),
+            // A clock that never moves: the time, then one past the last.
+            Some(g) => g.next_micros.fetch_add(1, Ordering::Relaxed),
             None => claim_utc(
                 &crate::sys::process_words().couch_utc,
                 crate::sys::unix_micros(),
