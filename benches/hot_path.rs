@@ -70,6 +70,18 @@ fn single(c: &mut Criterion) {
             black_box(&buf);
         })
     });
+    g.bench_function("kuuid::v7, hyphenated_bytes", |b| {
+        b.iter(|| black_box(kuuid::v7().hyphenated_bytes()))
+    });
+    g.bench_function("kuuid::object_id, hex_bytes", |b| {
+        b.iter(|| black_box(kuuid::object_id().hex_bytes()))
+    });
+    g.bench_function("bson ObjectId::new().to_hex()", |b| {
+        b.iter(|| black_box(bson::oid::ObjectId::new().to_hex()))
+    });
+    g.bench_function("kuuid::object_id().to_string()", |b| {
+        b.iter(|| black_box(kuuid::object_id().to_string()))
+    });
     g.bench_function("uuid now_v7, to stack", |b| {
         b.iter(|| {
             let mut buf = [0u8; 36];
@@ -112,6 +124,31 @@ fn scaling(c: &mut Criterion) {
                 })
             })
         });
+        // The process-wide v7 sequence: one 128-bit word both threads CAS.
+        g.bench_function(format!("v7 x{threads}"), |b| {
+            b.iter_custom(|iters| {
+                run_threads(threads, iters, || {
+                    black_box(kuuid::v7());
+                })
+            })
+        });
+        // Per-thread blocks: the shared word once per 256 ids.
+        g.bench_function(format!("V7Generator x{threads}"), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                std::thread::scope(|s| {
+                    for _ in 0..threads {
+                        s.spawn(move || {
+                            let mut v7 = kuuid::V7Generator::new();
+                            for _ in 0..iters {
+                                black_box(v7.generate());
+                            }
+                        });
+                    }
+                });
+                start.elapsed()
+            })
+        });
         g.throughput(Throughput::Elements(threads as u64 * 4096));
         g.bench_function(format!("fill 4096 x{threads}"), |b| {
             b.iter_custom(|iters| {
@@ -126,6 +163,49 @@ fn scaling(c: &mut Criterion) {
     g.finish();
 }
 
+/// Bulk text, per id: the kuuid fill (its text is the value) against v7s
+/// and ObjectIds filled and then encoded by the SIMD hex path.
+fn bulk(c: &mut Criterion) {
+    const N: usize = 4096;
+    let mut g = c.benchmark_group("bulk");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("kuuid::fill 4096", |b| {
+        let mut ids = vec![kuuid::Kuuid::default(); N];
+        b.iter(|| {
+            kuuid::fill(&mut ids);
+            black_box(&ids);
+        })
+    });
+    g.bench_function("fill_v7 + encode_simple_many 4096", |b| {
+        let mut ids = vec![kuuid::Uuid7::default(); N];
+        let mut text = vec![[0u8; 32]; N];
+        b.iter(|| {
+            kuuid::fill_v7(&mut ids);
+            kuuid::Uuid7::encode_simple_many(&ids, &mut text);
+            black_box(&text);
+        })
+    });
+    g.bench_function("fill_v7 + encode_hyphenated_many 4096", |b| {
+        let mut ids = vec![kuuid::Uuid7::default(); N];
+        let mut text = vec![[0u8; 36]; N];
+        b.iter(|| {
+            kuuid::fill_v7(&mut ids);
+            kuuid::Uuid7::encode_hyphenated_many(&ids, &mut text);
+            black_box(&text);
+        })
+    });
+    g.bench_function("fill_object_ids + encode_hex_many 4096", |b| {
+        let mut ids = vec![kuuid::ObjectId::default(); N];
+        let mut text = vec![[0u8; 24]; N];
+        b.iter(|| {
+            kuuid::fill_object_ids(&mut ids);
+            kuuid::ObjectId::encode_hex_many(&ids, &mut text);
+            black_box(&text);
+        })
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
@@ -133,5 +213,5 @@ fn config() -> Criterion {
         .sample_size(30)
 }
 
-criterion_group! { name = benches; config = config(); targets = single, scaling }
+criterion_group! { name = benches; config = config(); targets = single, bulk, scaling }
 criterion_main!(benches);

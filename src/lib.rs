@@ -80,7 +80,7 @@ pub use formats::couch;
 
 pub use error::Error;
 pub use formats::objectid::{ObjectId, ObjectIdParseError};
-pub use formats::v7::{Simple, Uuid7, UuidParseError};
+pub use formats::v7::{Simple, Uuid7, UuidParseError, V7Generator};
 pub use generator::Generator;
 pub use id::{
     AnyKuuid, Id, Kuuid, Kuuid1, Kuuid3, MAX_GROUPS, RandomPart, RandomWords, ShortKuuid,

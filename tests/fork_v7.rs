@@ -50,3 +50,22 @@ fn a_child_never_repeats_its_parents_v7() {
     // The parent's own sequence is unbroken by its children.
     assert!(before[N - 1] < after[0]);
 }
+
+/// A `V7Generator` carried into a child drops the block it claimed in the
+/// parent: the child's (millisecond, counter) values are not the parent's
+/// next ones (the 32 random bits alone would hide a repeat, so the test
+/// compares the sequence values).
+#[test]
+fn a_generators_block_does_not_cross_a_fork() {
+    const M: usize = 200;
+    let seq = |id: &Uuid7| (id.timestamp().as_millis(), id.counter());
+    let mut g = kuuid::V7Generator::new();
+    let _ = g.generate();
+    let shared = Shared::new(1, M);
+    fork_and_wait(|| shared.write_v7(0, M, || g.generate()));
+    let parent: HashSet<(u64, u64)> = (0..M).map(|_| seq(&g.generate())).collect();
+    let child = shared.slot_v7(0);
+    assert!(child.windows(2).all(|w| w[0] < w[1]));
+    let shared_values = child.iter().filter(|id| parent.contains(&seq(id))).count();
+    assert_eq!(shared_values, 0, "the child minted from the parent's block");
+}

@@ -131,3 +131,38 @@ fn parse_errors_say_what_and_where() {
     assert!(kuuid::try_v7(1u64 << 48).is_err());
     assert!(kuuid::try_v7((1u64 << 48) - 1).is_ok());
 }
+
+/// `V7Generator`: each generator strictly increasing, all ids unique across
+/// two threads minting at once, and every id within the clock's reach.
+#[test]
+fn generators_on_two_threads_are_unique_and_each_ordered() {
+    const N: usize = 1_000_000;
+    let before = kuuid::Timestamp::now().as_millis();
+    let sides: Vec<Vec<kuuid::Uuid7>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut g = kuuid::V7Generator::new();
+                    (0..N).map(|_| g.generate()).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let after = kuuid::Timestamp::now().as_millis();
+    for side in &sides {
+        assert!(side.windows(2).all(|w| w[0] < w[1]));
+        for id in [side[0], side[N - 1]] {
+            let t = id.timestamp().as_millis();
+            // The coarse clock lags the precise one by up to a tick.
+            assert!(
+                t + 10 >= before && t <= after,
+                "{t} not in {before}..={after}"
+            );
+        }
+    }
+    let mut all: Vec<kuuid::Uuid7> = sides.concat();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), 2 * N);
+}

@@ -268,11 +268,17 @@ impl Minter {
                         }
                     }
                 }
-                for id in ids.iter() {
-                    if *simple {
-                        sink.push(id.encode_simple(&mut [0; 32]).as_bytes())?;
-                    } else {
-                        sink.push(id.encode_hyphenated(&mut [0; 36]).as_bytes())?;
+                if *simple {
+                    let mut text = vec![[0u8; 32]; n];
+                    Uuid7::encode_simple_many(ids, &mut text);
+                    for t in &text {
+                        sink.push(t)?;
+                    }
+                } else {
+                    let mut text = vec![[0u8; 36]; n];
+                    Uuid7::encode_hyphenated_many(ids, &mut text);
+                    for t in &text {
+                        sink.push(t)?;
                     }
                 }
             }
@@ -287,8 +293,10 @@ impl Minter {
                         }
                     }
                 }
-                for id in ids.iter() {
-                    sink.push(id.encode_hex(&mut [0; 24]).as_bytes())?;
+                let mut text = vec![[0u8; 24]; n];
+                ObjectId::encode_hex_many(ids, &mut text);
+                for t in &text {
+                    sink.push(t)?;
                 }
             }
             Minter::Couch(uuids) => {

@@ -613,3 +613,73 @@ pub fn decode_with(
     check_decode_shape(text, stride, prefixes, words)?;
     Ok(decode_ids(Some(isa), text, stride, prefixes, words))
 }
+
+/// The texts the batch hex encoder writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HexShape {
+    /// 16 bytes -> 32 lowercase hex digits (UUID without dashes, CouchDB
+    /// `base_16`).
+    Simple,
+    /// 16 bytes -> 36 characters, 8-4-4-4-12 (RFC 9562).
+    Hyphenated,
+    /// 12 bytes -> 24 lowercase hex digits (MongoDB ObjectId).
+    ObjectId,
+}
+
+impl HexShape {
+    /// Bytes in and characters out per value.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::engine::HexShape::Hyphenated.sizes(), (16, 36));
+    /// ```
+    pub const fn sizes(self) -> (usize, usize) {
+        match self {
+            HexShape::Simple => (16, 32),
+            HexShape::Hyphenated => (16, 36),
+            HexShape::ObjectId => (12, 24),
+        }
+    }
+}
+
+/// Hex-encodes the values packed in `src` into `out` (values and texts
+/// back to back) on a chosen path, for tests, fuzzing and benchmarks;
+/// returns how many. `src` must hold whole values and `out` room for their
+/// texts.
+///
+/// ```
+/// use kuuid::engine::{hex_with, HexShape, Isa};
+/// let src = [0xabu8; 16];
+/// let mut out = [0u8; 36];
+/// for isa in Isa::available() {
+///     assert_eq!(hex_with(isa, HexShape::Hyphenated, &src, &mut out)?, 1);
+///     assert_eq!(&out, b"abababab-abab-abab-abab-abababababab");
+/// }
+/// # Ok::<(), kuuid::engine::EngineError>(())
+/// ```
+pub fn hex_with(
+    isa: Isa,
+    shape: HexShape,
+    src: &[u8],
+    out: &mut [u8],
+) -> Result<usize, EngineError> {
+    if !isa.is_supported() {
+        return Err(EngineError::Isa(IsaError::Unsupported(isa)));
+    }
+    let (size, len) = shape.sizes();
+    if !src.len().is_multiple_of(size) {
+        return Err(EngineError::Shape("source is not whole values"));
+    }
+    let count = src.len() / size;
+    if out.len() / len < count {
+        return Err(EngineError::Shape("output too short for the texts"));
+    }
+    let out = &mut out[..count * len];
+    match shape {
+        HexShape::Simple => hex::encode16(isa, src.as_chunks::<16>().0, out.as_chunks_mut().0),
+        HexShape::Hyphenated => {
+            hex::encode16_dashed(isa, src.as_chunks::<16>().0, out.as_chunks_mut().0)
+        }
+        HexShape::ObjectId => hex::encode12(isa, src.as_chunks::<12>().0, out.as_chunks_mut().0),
+    }
+    Ok(count)
+}

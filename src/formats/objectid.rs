@@ -5,8 +5,11 @@
 //! lowercase hex characters.
 //!
 //! **State.** The 5-byte value and the counter live together in one 64-bit
-//! word, advanced with one `fetch_add` per id (per 256 in bulk), so every
-//! thread of the process draws from one counter without a lock. When the
+//! word, advanced with one `fetch_add` per 256 ids: each thread claims a
+//! block of 256 states (single ids take the next of their thread's block,
+//! bulk fills claim per 256), so every thread of the process draws from one
+//! counter without a lock. Ids of one thread increase; ids of different
+//! threads in one second interleave by block, not by time. When the
 //! counter wraps, the add carries into the 5-byte value: the spec assumes
 //! fewer than 2^24 ids a second per process, this engine mints far more, and
 //! the carry gives the next 2^24 ids a value never used before in the
@@ -15,6 +18,7 @@
 //! draws its own random value, as the spec's test plan asks (the `bson`
 //! crate does nothing on fork).
 
+use std::cell::Cell;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -80,6 +84,37 @@ impl ObjectId {
         std::str::from_utf8(buf).expect("hex is ASCII")
     }
 
+    /// The 24-character text as bytes, for writers (no `&str`, so no UTF-8
+    /// check).
+    ///
+    /// ```
+    /// let id = kuuid::object_id();
+    /// assert_eq!(id.hex_bytes(), *id.to_string().as_bytes());
+    /// ```
+    #[inline]
+    pub fn hex_bytes(&self) -> [u8; 24] {
+        let mut buf = [0u8; 24];
+        hex::encode_lower(&self.0, &mut buf);
+        buf
+    }
+
+    /// The 24-character texts of many ids at once, on the engine's SIMD
+    /// path: `out[i]` gets `ids[i]`'s text, for the first
+    /// `min(ids.len(), out.len())` ids; returns how many.
+    ///
+    /// ```
+    /// let mut ids = [kuuid::ObjectId::default(); 100];
+    /// kuuid::fill_object_ids(&mut ids);
+    /// let mut text = [[0u8; 24]; 100];
+    /// assert_eq!(kuuid::ObjectId::encode_hex_many(&ids, &mut text), 100);
+    /// assert_eq!(text[7], *ids[7].to_string().as_bytes());
+    /// ```
+    pub fn encode_hex_many(ids: &[ObjectId], out: &mut [[u8; 24]]) -> usize {
+        let n = ids.len().min(out.len());
+        hex::encode12(crate::engine::isa(), &ids[..n], &mut out[..n]);
+        n
+    }
+
     /// The id for a second and a (process value, counter) state word.
     const fn build(secs: u32, state: u64) -> Self {
         let s = secs.to_be_bytes();
@@ -87,6 +122,13 @@ impl ObjectId {
         ObjectId([
             s[0], s[1], s[2], s[3], w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
         ])
+    }
+}
+
+impl hex::Bytes<12> for ObjectId {
+    #[inline(always)]
+    fn bytes(&self) -> &[u8; 12] {
+        &self.0
     }
 }
 
@@ -189,10 +231,40 @@ fn now_secs() -> u32 {
     u32::try_from(crate::local::now_secs()).unwrap_or(u32::MAX)
 }
 
+/// States a thread claims at once for single ids.
+const BLOCK_LEN: u64 = 256;
+
+thread_local! {
+    /// This thread's claimed states: the next one and one past the last.
+    static BLOCK: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+}
+
+/// The next state for a single id, from this thread's block (one atomic
+/// add per 256 ids instead of one an id: ~5 ns of a ~13 ns call).
+#[inline]
+fn next_state() -> u64 {
+    let word = state();
+    BLOCK
+        .try_with(|b| {
+            let (next, end) = b.get();
+            // A word at 0 is a forked child's (or a first use): a block
+            // claimed in the parent belongs to the parent's sequence.
+            if next != end && word.load(Ordering::Relaxed) != 0 {
+                b.set((next.wrapping_add(1), end));
+                return next;
+            }
+            let first = claim(word, seed, BLOCK_LEN);
+            b.set((first.wrapping_add(1), first.wrapping_add(BLOCK_LEN)));
+            first
+        })
+        // Thread-local storage already torn down: claim one.
+        .unwrap_or_else(|_| claim(word, seed, 1))
+}
+
 /// An ObjectId minted now.
 #[inline]
 pub(crate) fn now() -> ObjectId {
-    ObjectId::build(now_secs(), claim(state(), seed, 1))
+    ObjectId::build(now_secs(), next_state())
 }
 
 /// An ObjectId at a given time (seconds; past 2106 is an error).
@@ -200,7 +272,7 @@ pub(crate) fn at(t: Timestamp) -> Result<ObjectId, TimeError> {
     let secs = u32::try_from(t.as_secs()).map_err(|_| TimeError::PastObjectIdRange {
         millis: t.as_millis(),
     })?;
-    Ok(ObjectId::build(secs, claim(state(), seed, 1)))
+    Ok(ObjectId::build(secs, next_state()))
 }
 
 /// Fills `ids` with ObjectIds minted now, one `fetch_add` per 256.
@@ -217,6 +289,33 @@ pub(crate) fn fill_now(ids: &mut [ObjectId]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A block claimed before a fork is not used after it: the child's first
+    /// single id comes from a fresh claim on its own (wiped) word.
+    #[cfg(all(test, target_os = "linux"))]
+    mod fork_tests {
+        #[test]
+        fn a_childs_block_is_its_own() {
+            let parent = super::now();
+            // SAFETY: fork in a test; the child only mints and calls _exit.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                let child = super::now();
+                let same = child.as_bytes()[4..9] == parent.as_bytes()[4..9];
+                // SAFETY: ends the child without running the parent's handlers.
+                unsafe { libc::_exit(i32::from(same)) };
+            }
+            let mut status = 0;
+            // SAFETY: waits for the child we forked.
+            assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+            assert!(libc::WIFEXITED(status));
+            assert_eq!(
+                libc::WEXITSTATUS(status),
+                0,
+                "the child kept the parent's block"
+            );
+        }
+    }
 
     /// The spec's test plan: the counter wraps from 0xFFFFFF to 0 (and
     /// here the process value moves on by one at the wrap).
@@ -238,5 +337,29 @@ mod tests {
         assert_eq!(claim(&word, || 41, 1), 42);
         assert_eq!(claim(&word, || unreachable!(), 10), 43);
         assert_eq!(claim(&word, || unreachable!(), 1), 53);
+    }
+}
+
+/// `bson` interop (feature `bson`): the same 12 bytes both ways.
+#[cfg(feature = "bson")]
+mod bson_interop {
+    use super::ObjectId;
+
+    impl From<ObjectId> for bson::oid::ObjectId {
+        /// ```
+        /// let id = kuuid::object_id();
+        /// let b: bson::oid::ObjectId = id.into();
+        /// assert_eq!(b.to_hex(), id.to_string());
+        /// assert_eq!(kuuid::ObjectId::from(b), id);
+        /// ```
+        fn from(id: ObjectId) -> Self {
+            bson::oid::ObjectId::from_bytes(id.0)
+        }
+    }
+
+    impl From<bson::oid::ObjectId> for ObjectId {
+        fn from(id: bson::oid::ObjectId) -> Self {
+            ObjectId(id.bytes())
+        }
     }
 }
