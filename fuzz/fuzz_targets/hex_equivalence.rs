@@ -7,7 +7,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: (Vec<u8>, u8)| {
     let (bytes, which) = input;
-    let shape = [HexShape::Simple, HexShape::Hyphenated, HexShape::ObjectId][usize::from(which % 3)];
+    let shape =
+        [HexShape::Simple, HexShape::Hyphenated, HexShape::ObjectId][usize::from(which % 3)];
     let (size, len) = shape.sizes();
     let src = &bytes[..bytes.len() / size * size];
     let count = src.len() / size;

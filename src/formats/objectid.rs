@@ -339,27 +339,3 @@ mod tests {
         assert_eq!(claim(&word, || unreachable!(), 1), 53);
     }
 }
-
-/// `bson` interop (feature `bson`): the same 12 bytes both ways.
-#[cfg(feature = "bson")]
-mod bson_interop {
-    use super::ObjectId;
-
-    impl From<ObjectId> for bson::oid::ObjectId {
-        /// ```
-        /// let id = kuuid::object_id();
-        /// let b: bson::oid::ObjectId = id.into();
-        /// assert_eq!(b.to_hex(), id.to_string());
-        /// assert_eq!(kuuid::ObjectId::from(b), id);
-        /// ```
-        fn from(id: ObjectId) -> Self {
-            bson::oid::ObjectId::from_bytes(id.0)
-        }
-    }
-
-    impl From<bson::oid::ObjectId> for ObjectId {
-        fn from(id: bson::oid::ObjectId) -> Self {
-            ObjectId(id.bytes())
-        }
-    }
-}

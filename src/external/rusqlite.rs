@@ -1,0 +1,110 @@
+//! rusqlite (feature `rusqlite`): ids go into and out of SQLite as they
+//! are, with no newtype.
+//!
+//! | type | written as | read from |
+//! |---|---|---|
+//! | kuuids ([`Id`] of every length, [`AnyKuuid`]) | TEXT | TEXT |
+//! | [`Uuid7`] | BLOB, 16 bytes | BLOB 16, TEXT 36 or 32 |
+//! | [`Simple`] | TEXT, 32 hex | BLOB 16, TEXT 36 or 32 |
+//! | [`ObjectId`] | BLOB, 12 bytes | BLOB 12, TEXT 24 |
+//!
+//! SQLite's default collation, `BINARY`, compares TEXT and BLOB with
+//! `memcmp`, so every one of these sorts in time order in an index and in
+//! `ORDER BY` (a `NOCASE` column would not: it folds base62's two cases
+//! together). A UUIDv7 is a BLOB by default because it is 16 bytes against
+//! 36 of text, in the table and again in every index that holds it, and
+//! sorts the same; `Simple` is there for a readable column. An ObjectId is
+//! MongoDB's 12 bytes. A value that is not an id of the column's type comes
+//! back as a `FromSqlError` saying what is wrong, never a panic.
+
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+
+use crate::{AnyKuuid, Id, ObjectId, Simple, Uuid7};
+
+impl<const LEN: usize> ToSql for Id<LEN> {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Borrowed(ValueRef::Text(
+            self.as_str().as_bytes(),
+        )))
+    }
+}
+
+impl<const LEN: usize> FromSql for Id<LEN> {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        Id::parse_bytes(value.as_bytes()?).map_err(FromSqlError::other)
+    }
+}
+
+impl ToSql for AnyKuuid {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Borrowed(ValueRef::Text(self.as_bytes())))
+    }
+}
+
+impl FromSql for AnyKuuid {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        AnyKuuid::parse_bytes(value.as_bytes()?).map_err(FromSqlError::other)
+    }
+}
+
+impl ToSql for Uuid7 {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Borrowed(ValueRef::Blob(self.as_bytes())))
+    }
+}
+
+impl FromSql for Uuid7 {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        match value {
+            ValueRef::Blob(b) => {
+                let bytes: [u8; 16] = b.try_into().map_err(|_| FromSqlError::InvalidBlobSize {
+                    expected_size: 16,
+                    blob_size: b.len(),
+                })?;
+                Uuid7::from_bytes(bytes).map_err(FromSqlError::other)
+            }
+            ValueRef::Text(t) => std::str::from_utf8(t)
+                .map_err(FromSqlError::Utf8Error)?
+                .parse()
+                .map_err(FromSqlError::other),
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}
+
+impl ToSql for Simple {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.to_string()))
+    }
+}
+
+impl FromSql for Simple {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        Uuid7::column_result(value).map(Simple)
+    }
+}
+
+impl ToSql for ObjectId {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Borrowed(ValueRef::Blob(self.as_bytes())))
+    }
+}
+
+impl FromSql for ObjectId {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        match value {
+            ValueRef::Blob(b) => {
+                let bytes: [u8; 12] = b.try_into().map_err(|_| FromSqlError::InvalidBlobSize {
+                    expected_size: 12,
+                    blob_size: b.len(),
+                })?;
+                Ok(ObjectId::from_bytes(bytes))
+            }
+            ValueRef::Text(t) => std::str::from_utf8(t)
+                .map_err(FromSqlError::Utf8Error)?
+                .parse()
+                .map_err(FromSqlError::other),
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}
