@@ -9,8 +9,9 @@
 //!     [--pg "host=/tmp/pg user=kuuid dbname=postgres"] [--batch 10000]
 //! ```
 //!
-//! Writes `btree.md` (the tables) and one SVG plot per database into
-//! `--out`, prints the tables, and shows a progress bar on stderr.
+//! Writes `btree.md` (the tables), one SVG plot and one CSV of the curves
+//! per database into `--out`, prints the tables, and shows a progress bar
+//! on stderr when it is a terminal.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -188,6 +189,7 @@ fn run(a: &Args) -> Res<()> {
         "SQLite: inserts/s as the table grows",
         &sqlite,
     )?;
+    csv(&a.out.join("btree-sqlite.csv"), &sqlite)?;
     if let Some(url) = &a.pg {
         let mut pg = Vec::new();
         for kind in KINDS {
@@ -200,6 +202,7 @@ fn run(a: &Args) -> Res<()> {
             "PostgreSQL: inserts/s as the table grows",
             &pg,
         )?;
+        csv(&a.out.join("btree-postgres.csv"), &pg)?;
     }
     bar.finish_and_clear();
     let _ = writeln!(report, "Run time: {:.1} s.", start.elapsed().as_secs_f64());
@@ -250,7 +253,7 @@ fn plot(path: &Path, title: &str, runs: &[Run]) -> Res<()> {
         .flat_map(|r| &r.curve)
         .map(|c| c.1)
         .fold(1.0, f64::max)
-        * 1.1;
+        * 1.45; // headroom above the lines for the legend
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 20))
         .margin(12)
@@ -261,6 +264,8 @@ fn plot(path: &Path, title: &str, runs: &[Run]) -> Res<()> {
         .configure_mesh()
         .x_desc("rows in the table")
         .y_desc("inserts per second")
+        .x_label_formatter(&|x| human(*x))
+        .y_label_formatter(&|y| human(*y))
         .draw()?;
     for (i, r) in runs.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
@@ -282,6 +287,45 @@ fn plot(path: &Path, title: &str, runs: &[Run]) -> Res<()> {
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+/// 1500000 as "1.5M", 20000 as "20k".
+fn human(v: f64) -> String {
+    match v {
+        v if v >= 1e6 => format!("{:.1}M", v / 1e6),
+        v if v >= 1e3 => format!("{:.0}k", v / 1e3),
+        v => format!("{v:.0}"),
+    }
+}
+
+/// The curves as CSV (key, rows before the batch, inserts per second), to
+/// plot them again elsewhere.
+fn csv(path: &Path, runs: &[Run]) -> Res<()> {
+    let mut out = String::from("key,rows,inserts_per_s\n");
+    for r in runs {
+        for (rows, rate) in &r.curve {
+            let _ = writeln!(out, "{},{rows},{rate:.0}", r.kind.name());
+        }
+    }
+    std::fs::write(path, out)?;
+    Ok(())
+}
+
+/// "The 100 newest rows" of `table` from its primary key and from its
+/// timestamp index (`query` runs SQL returning `ts`): the median time of
+/// each over 21 runs, and whether the key's rows are the newest 100.
+fn newest_100(
+    table: &str,
+    mut query: impl FnMut(&str) -> Res<Vec<i64>>,
+) -> Res<(Duration, Duration, bool)> {
+    let by_key_sql = format!("SELECT ts FROM {table} ORDER BY id DESC LIMIT 100");
+    let by_ts_sql = format!("SELECT ts FROM {table} ORDER BY ts DESC LIMIT 100");
+    let truth = query(&by_ts_sql)?;
+    let mut got = query(&by_key_sql)?;
+    got.sort_unstable_by(|x, y| y.cmp(x));
+    let by_key = median_time(21, || query(&by_key_sql).map(drop))?;
+    let by_ts = median_time(21, || query(&by_ts_sql).map(drop))?;
+    Ok((by_key, by_ts, got == truth))
 }
 
 /// The median of `runs` timings of `f`.
@@ -349,14 +393,7 @@ fn sqlite_run(kind: Kind, a: &Args, bar: &ProgressBar) -> Res<Run> {
         let rows = st.query_map([], |r| r.get::<_, i64>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     };
-    let by_key_sql = "SELECT ts FROM t ORDER BY id DESC LIMIT 100";
-    let by_ts_sql = "SELECT ts FROM t ORDER BY ts DESC LIMIT 100";
-    let truth = newest_ts(by_ts_sql)?;
-    let mut got = newest_ts(by_key_sql)?;
-    got.sort_unstable_by(|x, y| y.cmp(x));
-    let key_is_newest = got == truth;
-    let by_key = median_time(21, || newest_ts(by_key_sql).map(drop))?;
-    let by_ts = median_time(21, || newest_ts(by_ts_sql).map(drop))?;
+    let (by_key, by_ts, key_is_newest) = newest_100("t", newest_ts)?;
     drop(db);
     for ext in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
@@ -425,16 +462,9 @@ fn pg_run(kind: Kind, a: &Args, url: &str, bar: &ProgressBar) -> Res<Run> {
             &[],
         )?
         .get(0);
-    let by_key_sql = "SELECT ts FROM btree_t ORDER BY id DESC LIMIT 100";
-    let by_ts_sql = "SELECT ts FROM btree_t ORDER BY ts DESC LIMIT 100";
-    let mut newest =
-        |sql: &str| -> Res<Vec<i64>> { Ok(db.query(sql, &[])?.iter().map(|r| r.get(0)).collect()) };
-    let truth = newest(by_ts_sql)?;
-    let mut got = newest(by_key_sql)?;
-    got.sort_unstable_by(|x, y| y.cmp(x));
-    let key_is_newest = got == truth;
-    let by_key = median_time(21, || newest(by_key_sql).map(drop))?;
-    let by_ts = median_time(21, || newest(by_ts_sql).map(drop))?;
+    let (by_key, by_ts, key_is_newest) = newest_100("btree_t", |sql: &str| -> Res<Vec<i64>> {
+        Ok(db.query(sql, &[])?.iter().map(|r| r.get(0)).collect())
+    })?;
     db.batch_execute("DROP TABLE btree_t")?;
     Ok(Run {
         kind,

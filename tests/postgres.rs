@@ -25,6 +25,15 @@ fn client() -> Option<Client> {
     Some(Client::connect(&url, NoTls).unwrap_or_else(|e| panic!("KUUID_PG_URL={url}: {e}")))
 }
 
+/// Every row's first column of `sql`.
+fn column<T: for<'a> postgres::types::FromSql<'a>>(db: &mut Client, sql: &str) -> Vec<T> {
+    db.query(sql, &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
 fn ordered_kuuids(n: usize) -> Vec<Kuuid> {
     let mut g = kuuid::Generator::secure().monotonic();
     (0..n).map(|_| g.generate()).collect()
@@ -84,26 +93,11 @@ fn keys_sort_in_mint_order_under_c_and_uuid() {
         db.execute("INSERT INTO k VALUES ($1)", &[k]).unwrap();
         db.execute("INSERT INTO v VALUES ($1)", &[v]).unwrap();
     }
-    let got: Vec<Kuuid> = db
-        .query("SELECT id FROM k ORDER BY id", &[])
-        .unwrap()
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
+    let got: Vec<Kuuid> = column(&mut db, "SELECT id FROM k ORDER BY id");
     assert_eq!(got, ks);
-    let got: Vec<Uuid7> = db
-        .query("SELECT id FROM v ORDER BY id", &[])
-        .unwrap()
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
+    let got: Vec<Uuid7> = column(&mut db, "SELECT id FROM v ORDER BY id");
     assert_eq!(got, vs);
-    let newest: Vec<Kuuid> = db
-        .query("SELECT id FROM k ORDER BY id DESC LIMIT 100", &[])
-        .unwrap()
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
+    let newest: Vec<Kuuid> = column(&mut db, "SELECT id FROM k ORDER BY id DESC LIMIT 100");
     assert_eq!(
         newest,
         ks.iter().rev().take(100).copied().collect::<Vec<_>>()
@@ -133,19 +127,9 @@ fn an_icu_collation_breaks_kuuid_order() {
     for k in &ks {
         db.execute("INSERT INTO i VALUES ($1)", &[k]).unwrap();
     }
-    let got: Vec<Kuuid> = db
-        .query("SELECT id FROM i ORDER BY id", &[])
-        .unwrap()
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
+    let got: Vec<Kuuid> = column(&mut db, "SELECT id FROM i ORDER BY id");
     assert_ne!(got, ks, "{icu} kept byte order");
-    let c: Vec<Kuuid> = db
-        .query("SELECT id FROM i ORDER BY id COLLATE \"C\"", &[])
-        .unwrap()
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
+    let c: Vec<Kuuid> = column(&mut db, "SELECT id FROM i ORDER BY id COLLATE \"C\"");
     assert_eq!(c, ks);
 }
 

@@ -12,6 +12,15 @@ fn db() -> Connection {
     Connection::open_in_memory().unwrap()
 }
 
+/// Every row's first column of `sql`.
+fn column<T: FromSql>(db: &Connection, sql: &str) -> Vec<T> {
+    let mut st = db.prepare(sql).unwrap();
+    st.query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
 /// Mints `n` kuuids in strictly increasing order (monotonic generator).
 fn ordered_kuuids(n: usize) -> Vec<Kuuid> {
     let mut g = kuuid::Generator::secure().monotonic();
@@ -102,43 +111,17 @@ fn the_key_order_is_mint_order() {
             .map(Result::unwrap)
             .collect()
     };
-    let k_sorted: Vec<Kuuid> = {
-        let mut st = db.prepare("SELECT id FROM k ORDER BY id").unwrap();
-        st.query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
-    };
+    let k_sorted: Vec<Kuuid> = column(&db, "SELECT id FROM k ORDER BY id");
     assert_eq!(k_sorted, ks);
-    let v_sorted: Vec<Uuid7> = {
-        let mut st = db.prepare("SELECT id FROM v ORDER BY id").unwrap();
-        st.query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
-    };
+    let v_sorted: Vec<Uuid7> = column(&db, "SELECT id FROM v ORDER BY id");
     assert_eq!(v_sorted, vs);
     // ObjectIds of one thread increase within a second (the counter).
-    let o_sorted: Vec<ObjectId> = {
-        let mut st = db.prepare("SELECT id FROM o ORDER BY id").unwrap();
-        st.query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
-    };
+    let o_sorted: Vec<ObjectId> = column(&db, "SELECT id FROM o ORDER BY id");
     let mut os_sorted = os.clone();
     os_sorted.sort();
     assert_eq!(o_sorted, os_sorted);
     // The newest 100 from the primary key alone.
-    let newest: Vec<Kuuid> = {
-        let mut st = db
-            .prepare("SELECT id FROM k ORDER BY id DESC LIMIT 100")
-            .unwrap();
-        st.query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
-    };
+    let newest: Vec<Kuuid> = column(&db, "SELECT id FROM k ORDER BY id DESC LIMIT 100");
     let want: Vec<Kuuid> = ks.iter().rev().take(100).copied().collect();
     assert_eq!(newest, want);
     // The plan uses the key, not a sort.
@@ -157,12 +140,7 @@ fn nocase_breaks_the_order() {
     for k in &ks {
         db.execute("INSERT INTO t VALUES (?1)", [k]).unwrap();
     }
-    let mut st = db.prepare("SELECT id FROM t ORDER BY id").unwrap();
-    let got: Vec<Kuuid> = st
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    let got: Vec<Kuuid> = column(&db, "SELECT id FROM t ORDER BY id");
     assert_ne!(got, ks);
 }
 

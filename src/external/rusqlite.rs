@@ -53,22 +53,36 @@ impl ToSql for Uuid7 {
     }
 }
 
+/// A value stored as an `N`-byte BLOB or as its text: `from_bytes` reads
+/// the one, `FromStr` the other.
+fn blob_or_text<const N: usize, T, E>(
+    value: ValueRef<'_>,
+    from_bytes: impl FnOnce([u8; N]) -> Result<T, E>,
+) -> FromSqlResult<T>
+where
+    T: std::str::FromStr,
+    T::Err: std::error::Error + Send + Sync + 'static,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    match value {
+        ValueRef::Blob(b) => {
+            let bytes: [u8; N] = b.try_into().map_err(|_| FromSqlError::InvalidBlobSize {
+                expected_size: N,
+                blob_size: b.len(),
+            })?;
+            from_bytes(bytes).map_err(FromSqlError::other)
+        }
+        ValueRef::Text(t) => std::str::from_utf8(t)
+            .map_err(FromSqlError::Utf8Error)?
+            .parse()
+            .map_err(FromSqlError::other),
+        _ => Err(FromSqlError::InvalidType),
+    }
+}
+
 impl FromSql for Uuid7 {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        match value {
-            ValueRef::Blob(b) => {
-                let bytes: [u8; 16] = b.try_into().map_err(|_| FromSqlError::InvalidBlobSize {
-                    expected_size: 16,
-                    blob_size: b.len(),
-                })?;
-                Uuid7::from_bytes(bytes).map_err(FromSqlError::other)
-            }
-            ValueRef::Text(t) => std::str::from_utf8(t)
-                .map_err(FromSqlError::Utf8Error)?
-                .parse()
-                .map_err(FromSqlError::other),
-            _ => Err(FromSqlError::InvalidType),
-        }
+        blob_or_text(value, Uuid7::from_bytes)
     }
 }
 
@@ -92,19 +106,8 @@ impl ToSql for ObjectId {
 
 impl FromSql for ObjectId {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        match value {
-            ValueRef::Blob(b) => {
-                let bytes: [u8; 12] = b.try_into().map_err(|_| FromSqlError::InvalidBlobSize {
-                    expected_size: 12,
-                    blob_size: b.len(),
-                })?;
-                Ok(ObjectId::from_bytes(bytes))
-            }
-            ValueRef::Text(t) => std::str::from_utf8(t)
-                .map_err(FromSqlError::Utf8Error)?
-                .parse()
-                .map_err(FromSqlError::other),
-            _ => Err(FromSqlError::InvalidType),
-        }
+        blob_or_text(value, |b| {
+            Ok::<_, std::convert::Infallible>(ObjectId::from_bytes(b))
+        })
     }
 }
