@@ -311,6 +311,39 @@ fn csv(path: &Path, runs: &[Run]) -> Res<()> {
     Ok(())
 }
 
+/// Loads `a.rows` rows of `kind` in batches through `insert` (keys and
+/// their timestamps, minted before each batch's clock starts): inserts per
+/// second of each batch against the rows before it, and the wall time of
+/// the whole load (minting included).
+fn load(
+    kind: Kind,
+    a: &Args,
+    bar: &ProgressBar,
+    mut insert: impl FnMut(&Keys, &Vec<i64>) -> Res<()>,
+) -> Res<(Vec<(u64, f64)>, Duration)> {
+    let mut curve = Vec::new();
+    let mut done = 0u64;
+    let started = Instant::now();
+    while done < a.rows {
+        let n = a.batch.min(a.rows - done) as usize;
+        let keys = mint(kind, done, n);
+        let ts: Vec<i64> = (0..n as i64).map(|i| done as i64 + i).collect();
+        let s = Instant::now();
+        insert(&keys, &ts)?;
+        curve.push((done, n as f64 / s.elapsed().as_secs_f64()));
+        done += n as u64;
+        bar.inc(n as u64);
+    }
+    Ok((curve, started.elapsed()))
+}
+
+/// Removes a SQLite database and its WAL files.
+fn remove_db_files(path: &Path) {
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+    }
+}
+
 /// "The 100 newest rows" of `table` from its primary key and from its
 /// timestamp index (`query` runs SQL returning `ts`): the median time of
 /// each over 21 runs, and whether the key's rows are the newest 100.
@@ -342,9 +375,7 @@ fn median_time(runs: usize, mut f: impl FnMut() -> Res<()>) -> Res<Duration> {
 
 fn sqlite_run(kind: Kind, a: &Args, bar: &ProgressBar) -> Res<Run> {
     let path = a.out.join(format!("btree-{kind:?}.sqlite"));
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
-    }
+    remove_db_files(&path);
     let db = rusqlite::Connection::open(&path)?;
     db.execute_batch("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")?;
     let key_type = match kind {
@@ -355,19 +386,12 @@ fn sqlite_run(kind: Kind, a: &Args, bar: &ProgressBar) -> Res<Run> {
     db.execute_batch(&format!(
         "CREATE TABLE t (id {key_type} PRIMARY KEY, ts INTEGER NOT NULL, body BLOB NOT NULL) WITHOUT ROWID"
     ))?;
-    let mut curve = Vec::new();
-    let mut done = 0u64;
-    let started = Instant::now();
-    while done < a.rows {
-        let n = a.batch.min(a.rows - done) as usize;
-        let keys = mint(kind, done, n);
-        let s = Instant::now();
+    let (curve, total) = load(kind, a, bar, |keys, ts| {
         let tx = db.unchecked_transaction()?;
         {
             let mut st = tx.prepare_cached("INSERT INTO t VALUES (?1, ?2, zeroblob(64))")?;
-            for i in 0..n {
-                let ts = (done + i as u64) as i64;
-                match &keys {
+            for (i, ts) in ts.iter().enumerate() {
+                match keys {
                     Keys::Int(k) => st.execute(rusqlite::params![k[i], ts])?,
                     Keys::Text(k) => st.execute(rusqlite::params![k[i], ts])?,
                     Keys::Kuuid(k) => st.execute(rusqlite::params![k[i], ts])?,
@@ -377,11 +401,8 @@ fn sqlite_run(kind: Kind, a: &Args, bar: &ProgressBar) -> Res<Run> {
             }
         }
         tx.commit()?;
-        curve.push((done, n as f64 / s.elapsed().as_secs_f64()));
-        done += n as u64;
-        bar.inc(n as u64);
-    }
-    let total = started.elapsed();
+        Ok(())
+    })?;
     db.execute_batch("CREATE INDEX t_ts ON t(ts); PRAGMA wal_checkpoint(TRUNCATE);")?;
     let bytes: i64 = db.query_row(
         "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
@@ -395,9 +416,7 @@ fn sqlite_run(kind: Kind, a: &Args, bar: &ProgressBar) -> Res<Run> {
     };
     let (by_key, by_ts, key_is_newest) = newest_100("t", newest_ts)?;
     drop(db);
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
-    }
+    remove_db_files(&path);
     Ok(Run {
         kind,
         curve,
@@ -431,28 +450,18 @@ fn pg_run(kind: Kind, a: &Args, url: &str, bar: &ProgressBar) -> Res<Run> {
         "INSERT INTO btree_t SELECT k, t, '\\x{}'::bytea FROM unnest($1::{array_type}, $2::bigint[]) AS u(k, t)",
         "00".repeat(64)
     ))?;
-    let mut curve = Vec::new();
-    let mut done = 0u64;
-    let started = Instant::now();
-    while done < a.rows {
-        let n = a.batch.min(a.rows - done) as usize;
-        let keys = mint(kind, done, n);
-        let ts: Vec<i64> = (0..n as i64).map(|i| done as i64 + i).collect();
-        let s = Instant::now();
+    let (curve, total) = load(kind, a, bar, |keys, ts| {
         let mut tx = db.transaction()?;
-        match &keys {
-            Keys::Int(k) => tx.execute(&insert, &[k, &ts])?,
-            Keys::Text(k) => tx.execute(&insert, &[k, &ts])?,
-            Keys::Kuuid(k) => tx.execute(&insert, &[k, &ts])?,
-            Keys::V7(k) => tx.execute(&insert, &[k, &ts])?,
-            Keys::Oid(k) => tx.execute(&insert, &[k, &ts])?,
+        match keys {
+            Keys::Int(k) => tx.execute(&insert, &[k, ts])?,
+            Keys::Text(k) => tx.execute(&insert, &[k, ts])?,
+            Keys::Kuuid(k) => tx.execute(&insert, &[k, ts])?,
+            Keys::V7(k) => tx.execute(&insert, &[k, ts])?,
+            Keys::Oid(k) => tx.execute(&insert, &[k, ts])?,
         };
         tx.commit()?;
-        curve.push((done, n as f64 / s.elapsed().as_secs_f64()));
-        done += n as u64;
-        bar.inc(n as u64);
-    }
-    let total = started.elapsed();
+        Ok(())
+    })?;
     db.batch_execute("CREATE INDEX btree_t_ts ON btree_t(ts)")?;
     // A statement of its own: VACUUM refuses a multi-statement batch.
     db.batch_execute("VACUUM ANALYZE btree_t")?;
