@@ -9,14 +9,7 @@ use std::process::{Command, Stdio};
 
 use kuuid::{AnyKuuid, Timestamp};
 
-/// Says why a test did not run, past the test harness's output capture
-/// (which swallows `eprintln!` of passing tests).
-macro_rules! skip {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "skipped: {}", format_args!($($arg)*));
-    }};
-}
+mod server;
 
 /// npm's functions, with ours for the same timestamp (prefix, length).
 fn ours(name: &str, ms: u64) -> (String, usize) {
@@ -52,8 +45,7 @@ const FUNCTIONS: [&str; 10] = [
 
 #[test]
 fn every_npm_function_matches_at_a_spread_of_times() {
-    let Some(dir) = std::env::var_os("KUUID_NPM_DIR") else {
-        skip!("KUUID_NPM_DIR is not set (.ci/run installs npm kuuid and sets it)");
+    let Some(dir) = server::address("KUUID_NPM_DIR") else {
         return;
     };
     // 1 ms (npm reads 0 as "now"), second boundaries, and a pseudo-random
@@ -86,7 +78,7 @@ fn every_npm_function_matches_at_a_spread_of_times() {
     let mut child = match child {
         Ok(c) => c,
         Err(e) => {
-            skip!("cannot run node ({e})");
+            server::skip(format_args!("cannot run node ({e})"));
             return;
         }
     };

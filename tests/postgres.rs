@@ -8,20 +8,10 @@
 use kuuid::{AnyKuuid, Kuuid, ObjectId, ShortKuuid, Simple, Uuid7};
 use postgres::{Client, NoTls};
 
-/// Says why a test did not run, past the test harness's output capture
-/// (which swallows `eprintln!` of passing tests).
-macro_rules! skip {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "skipped: {}", format_args!($($arg)*));
-    }};
-}
+mod server;
 
 fn client() -> Option<Client> {
-    let Ok(url) = std::env::var("KUUID_PG_URL") else {
-        skip!("KUUID_PG_URL is not set (.ci/run starts a server and sets it)");
-        return None;
-    };
+    let url = server::address("KUUID_PG_URL")?;
     Some(Client::connect(&url, NoTls).unwrap_or_else(|e| panic!("KUUID_PG_URL={url}: {e}")))
 }
 
@@ -118,7 +108,7 @@ fn an_icu_collation_breaks_kuuid_order() {
         .unwrap()
         .map(|r| r.get(0));
     let Some(icu) = icu else {
-        skip!("this server has no ICU collation");
+        server::skip("this server has no ICU collation");
         return;
     };
     db.batch_execute(&format!("CREATE TEMP TABLE i (id text COLLATE \"{icu}\")"))

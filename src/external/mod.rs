@@ -11,3 +11,16 @@ mod bson;
 
 #[cfg(feature = "postgres-types")]
 mod postgres;
+
+#[cfg(feature = "sqlx-postgres")]
+mod sqlx_postgres;
+
+#[cfg(feature = "sqlx-sqlite")]
+mod sqlx_sqlite;
+
+#[cfg(any(
+    feature = "postgres-types",
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite"
+))]
+mod size;

@@ -13,49 +13,14 @@
 //! shows what `en-US-x-icu` does to it). A value that is not an id of the
 //! column's type is an error saying what is wrong, never a panic.
 
-use std::error::Error;
-use std::fmt;
-
 use bytes::BytesMut;
 use postgres_types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
 
+use super::size::{BoxError, sized};
 use crate::{AnyKuuid, Id, ObjectId, Simple, Uuid7};
-
-type BoxError = Box<dyn Error + Sync + Send>;
-
-/// A binary value of the wrong size for the id type.
-#[derive(Debug)]
-struct SizeError {
-    what: &'static str,
-    expected: usize,
-    found: usize,
-}
-
-impl fmt::Display for SizeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} is {} bytes in the database, expected {}",
-            self.what, self.found, self.expected
-        )
-    }
-}
-
-impl Error for SizeError {}
 
 fn is_text(ty: &Type) -> bool {
     <&str as ToSql>::accepts(ty)
-}
-
-/// The bytes of a binary value, checked for size.
-fn sized<const N: usize>(what: &'static str, raw: &[u8]) -> Result<[u8; N], BoxError> {
-    raw.try_into().map_err(|_| {
-        Box::new(SizeError {
-            what,
-            expected: N,
-            found: raw.len(),
-        }) as BoxError
-    })
 }
 
 impl<const LEN: usize> ToSql for Id<LEN> {
