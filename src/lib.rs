@@ -89,7 +89,7 @@ pub use layout::{Layout, Order, Prefix};
 pub use lines::{ParseLines, ParsedLine, parse_lines};
 pub use options::Options;
 pub use parse::{ManyError, ParseError};
-pub use range::KeyRange;
+pub use range::{KeyRange, PrefixedKeyRange};
 pub use rng::RngKind;
 pub use time::{IntoTimestamp, Precision, TimeError, Timestamp};
 

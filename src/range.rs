@@ -99,6 +99,102 @@ impl KeyRange {
     pub fn contains(&self, key: &str) -> bool {
         self.startkey() <= key && key <= self.endkey()
     }
+
+    /// The same interval among keys that begin with `prefix`: the "type
+    /// prefix" idiom (`user:` + kuuid sorts by type, then by time), where
+    /// one `_all_docs` range reads one type's documents of an interval.
+    ///
+    /// End the prefix with a character outside base62 (`:` or `/`):
+    /// otherwise another type that starts with this one and continues in
+    /// base62 (`user` and `userX`) can fall inside the range.
+    ///
+    /// ```
+    /// use kuuid::{KeyRange, Layout};
+    /// let r = KeyRange::new(Layout::SECONDS, "2018-01-01T00:00:00Z", "2020-01-01T00:00:00Z")?
+    ///     .with_prefix("user:");
+    /// assert_eq!(r.startkey(), "user:001eVnWK");
+    /// let id = kuuid::try_id("2019-06-01T12:00:00Z")?;
+    /// assert!(r.contains(&format!("user:{id}")));
+    /// assert!(!r.contains(&format!("order:{id}")));
+    /// # Ok::<(), kuuid::Error>(())
+    /// ```
+    pub fn with_prefix(&self, prefix: &str) -> PrefixedKeyRange {
+        PrefixedKeyRange {
+            startkey: format!("{prefix}{}", self.startkey()),
+            endkey: format!("{prefix}{}", self.endkey()),
+        }
+    }
+}
+
+/// A [`KeyRange`] among keys that share a prefix (a document type), from
+/// [`KeyRange::with_prefix`]: the same interval, with the prefix in front
+/// of both keys.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct PrefixedKeyRange {
+    startkey: String,
+    endkey: String,
+}
+
+impl PrefixedKeyRange {
+    /// The smallest key: the prefix and an 8-character time prefix.
+    ///
+    /// ```
+    /// let r = kuuid::KeyRange::new(kuuid::Layout::SECONDS, 0u64, 0u64)?.with_prefix("a/");
+    /// assert_eq!(r.startkey(), "a/00000000");
+    /// # Ok::<(), kuuid::Error>(())
+    /// ```
+    pub fn startkey(&self) -> &str {
+        &self.startkey
+    }
+
+    /// The largest key: the prefix, the last time prefix and 24 `z`s.
+    ///
+    /// ```
+    /// let r = kuuid::KeyRange::new(kuuid::Layout::SECONDS, 0u64, 0u64)?.with_prefix("a/");
+    /// assert_eq!(r.endkey().len(), 34);
+    /// # Ok::<(), kuuid::Error>(())
+    /// ```
+    pub fn endkey(&self) -> &str {
+        &self.endkey
+    }
+
+    /// Whether a key falls in `[startkey, endkey]` by byte order.
+    ///
+    /// ```
+    /// let r = kuuid::KeyRange::new(kuuid::Layout::SECONDS, 0u64, 999u64)?.with_prefix("a:");
+    /// assert!(r.contains("a:00000000000000"));
+    /// assert!(!r.contains("b:00000000000000"));
+    /// # Ok::<(), kuuid::Error>(())
+    /// ```
+    pub fn contains(&self, key: &str) -> bool {
+        self.startkey() <= key && key <= self.endkey()
+    }
+}
+
+/// As the JSON object `{"startkey":"…","endkey":"…"}`, the prefix escaped
+/// as a JSON string.
+impl fmt::Display for PrefixedKeyRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(r#"{"startkey":"#)?;
+        json_string(f, &self.startkey)?;
+        f.write_str(r#","endkey":"#)?;
+        json_string(f, &self.endkey)?;
+        f.write_str("}")
+    }
+}
+
+/// `s` as a JSON string literal (RFC 8259 section 7).
+fn json_string(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    f.write_str("\"")?;
+    for c in s.chars() {
+        match c {
+            '"' => f.write_str("\\\"")?,
+            '\\' => f.write_str("\\\\")?,
+            c if (c as u32) < 0x20 => write!(f, "\\u{:04x}", c as u32)?,
+            c => write!(f, "{c}")?,
+        }
+    }
+    f.write_str("\"")
 }
 
 /// As the JSON object `{"startkey":"…","endkey":"…"}` (base62 needs no escaping).

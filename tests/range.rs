@@ -72,3 +72,37 @@ fn interval_edges_with_extreme_random_parts() {
         assert!(ids.iter().all(|id| r.contains(id.as_str())));
     }
 }
+
+proptest! {
+    /// A type prefix selects that type's ids of the interval and nothing of
+    /// another type, whatever the neighbouring types and times.
+    #[test]
+    fn prefixed_keys_cover_exactly_one_type_and_interval(
+        from in 0u64..4_000_000_000_000,
+        len in 0u64..5_000_000,
+        probe in 0u64..4_010_000_000_000,
+        li in 0usize..4,
+        other in prop::sample::select(vec!["user", "user:x:", "usera:", "users:", "order:", "", "user;"]),
+    ) {
+        let layout = LAYOUTS[li];
+        let to = from + len;
+        let r = KeyRange::new(layout, from, to).unwrap().with_prefix("user:");
+        let unit = if layout.precision == kuuid::Precision::Seconds { 1000 } else { 1 };
+        let inside = from / unit <= probe / unit && probe / unit <= to / unit;
+        let id = mint(layout, probe, 4);
+        prop_assert_eq!(r.contains(&format!("user:{id}")), inside);
+        // `user:x:` can share the range only where a time prefix starts
+        // with `x`, past any time `KeyRange` accepts here.
+        prop_assert!(!r.contains(&format!("{other}{id}")), "{} {}", other, id);
+    }
+
+    /// The JSON form parses back to the keys, whatever the prefix holds.
+    #[test]
+    fn prefixed_json_escapes_the_prefix(prefix in any::<String>()) {
+        let r = KeyRange::new(Layout::MILLIS, 0u64, 1u64).unwrap().with_prefix(&prefix);
+        let json: serde_json::Value = serde_json::from_str(&r.to_string()).unwrap();
+        prop_assert_eq!(json["startkey"].as_str(), Some(r.startkey()));
+        prop_assert_eq!(json["endkey"].as_str(), Some(r.endkey()));
+        prop_assert!(r.startkey().starts_with(&prefix) && r.endkey().starts_with(&prefix));
+    }
+}

@@ -13,10 +13,18 @@ pub struct RangeArgs {
     /// End of the interval (inclusive).
     #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
     to: Timestamp,
+    /// Put TEXT before both keys: the document type of ids made as
+    /// type + kuuid (`user:`). End it with a character outside base62.
+    #[arg(long, value_name = "TEXT")]
+    key_prefix: Option<String>,
     #[command(flatten)]
     layout: LayoutArgs,
 }
 
 pub fn run(a: &RangeArgs) -> Result<(), Failure> {
-    crate::print_line(&KeyRange::new(a.layout.layout(), a.from, a.to)?)
+    let range = KeyRange::new(a.layout.layout(), a.from, a.to)?;
+    match &a.key_prefix {
+        Some(prefix) => crate::print_line(&range.with_prefix(prefix)),
+        None => crate::print_line(&range),
+    }
 }

@@ -104,6 +104,23 @@ fn prefix_and_range() {
         stdout(&o),
         "{\"startkey\":\"zzzzzzzy\",\"endkey\":\"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\"}\n"
     );
+    // A type prefix goes before both keys, escaped in the JSON.
+    let o = kuuid(&[
+        "range",
+        "--ms",
+        "--from",
+        "5",
+        "--to",
+        "9",
+        "--key-prefix",
+        "us\"er:",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let want = kuuid::KeyRange::new(kuuid::Layout::MILLIS, 5u64, 9u64)
+        .unwrap()
+        .with_prefix("us\"er:");
+    assert_eq!(json["startkey"], want.startkey());
+    assert_eq!(json["endkey"], want.endkey());
 }
 
 #[test]
