@@ -57,6 +57,7 @@ mod options;
 mod parse;
 mod range;
 mod rng;
+pub mod sequence;
 mod sys;
 mod time;
 

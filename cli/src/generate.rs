@@ -318,7 +318,7 @@ fn couch_failure(e: kuuid::couch::Error) -> Failure {
 
 /// Where ids go: lines, or the items of a JSON array, through a 64 KiB
 /// buffer (a write error is the command's failure).
-struct Sink<W: Write> {
+pub struct Sink<W: Write> {
     out: W,
     buf: Vec<u8>,
     json: bool,
@@ -326,7 +326,7 @@ struct Sink<W: Write> {
 }
 
 impl<W: Write> Sink<W> {
-    fn new(out: W, json: bool) -> Self {
+    pub fn new(out: W, json: bool) -> Self {
         let mut buf = Vec::with_capacity(1 << 17);
         if json {
             buf.extend_from_slice(br#"{"uuids":["#);
@@ -339,7 +339,7 @@ impl<W: Write> Sink<W> {
         }
     }
 
-    fn push(&mut self, id: &[u8]) -> io::Result<()> {
+    pub fn push(&mut self, id: &[u8]) -> io::Result<()> {
         if self.json {
             if !self.first {
                 self.buf.push(b',');
@@ -365,7 +365,7 @@ impl<W: Write> Sink<W> {
         self.out.flush()
     }
 
-    fn finish(mut self) -> io::Result<()> {
+    pub fn finish(mut self) -> io::Result<()> {
         if self.json {
             self.buf.extend_from_slice(b"]}\n");
         }

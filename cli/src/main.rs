@@ -7,6 +7,8 @@ mod generate;
 mod inspect;
 mod prefix;
 mod range;
+#[cfg(feature = "db")]
+mod seq;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -38,6 +40,10 @@ enum Command {
     Range(range::RangeArgs),
     /// Measure minting and decoding speed on this CPU, per engine path.
     Bench(bench::BenchArgs),
+    /// Print numbers from a counter in SQLite or PostgreSQL, leased a block
+    /// at a time (two processes never print the same number).
+    #[cfg(feature = "db")]
+    Seq(seq::SeqArgs),
 }
 
 /// The prefix's layout switches, shared by every subcommand.
@@ -135,6 +141,8 @@ fn main() -> ExitCode {
         Some(Command::Inspect(a)) => inspect::run(&a),
         Some(Command::Range(a)) => range::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
+        #[cfg(feature = "db")]
+        Some(Command::Seq(a)) => seq::run(&a),
     };
     finish(result)
 }

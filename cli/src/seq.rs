@@ -1,0 +1,125 @@
+//! `kuuid seq`: numbers from a counter in a database, leased a block at a
+//! time (`kuuid::sequence`).
+
+use std::io;
+
+use clap::Args;
+use kuuid::sequence::render::{BASE62_LEN, MAX_DECIMAL_WIDTH, encode_base62, encode_decimal};
+use kuuid::sequence::{
+    BlockSource, Counter, Error, PostgresCounters, Sequence, ShardedCounter, SqliteCounters,
+};
+
+use crate::Failure;
+use crate::generate::Sink;
+
+#[derive(Args)]
+pub struct SeqArgs {
+    /// The database: sqlite:PATH (created if missing) or a PostgreSQL
+    /// connection string (postgres://... or host=... user=...).
+    #[arg(long, value_name = "DB")]
+    db: String,
+    /// The counter's name.
+    #[arg(long, value_name = "NAME")]
+    name: String,
+    /// How many values to print.
+    #[arg(short = 'n', long = "count", value_name = "COUNT", default_value_t = 1)]
+    count: u64,
+    /// Values leased from the database at a time.
+    #[arg(long, value_name = "B", default_value_t = 1000)]
+    block: u64,
+    /// Print each value as exactly D decimal digits; a value that needs more
+    /// is an error.
+    #[arg(long, value_name = "D", conflicts_with = "base62",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_DECIMAL_WIDTH as u64))]
+    digits: Option<u64>,
+    /// Print each value as 11 base62 characters (kuuid's alphabet: sorts as
+    /// the numbers).
+    #[arg(long)]
+    base62: bool,
+    /// Spread the counter over S rows, each owning --shard-range values
+    /// (values are then unique but not ordered).
+    #[arg(long, value_name = "S", requires = "shard_range")]
+    shards: Option<u64>,
+    /// Values each shard row owns.
+    #[arg(long, value_name = "R", requires = "shards")]
+    shard_range: Option<u64>,
+}
+
+pub fn run(a: &SeqArgs) -> Result<(), Failure> {
+    if let Some(path) = a.db.strip_prefix("sqlite:") {
+        let store = SqliteCounters::open(path).map_err(failure)?;
+        print(a, store)
+    } else if a.db.starts_with("postgres://")
+        || a.db.starts_with("postgresql://")
+        || a.db.contains('=')
+    {
+        let store = PostgresCounters::connect(&a.db).map_err(failure)?;
+        print(a, store)
+    } else {
+        Err(Failure::Usage(format!(
+            "--db {:?}: expected sqlite:PATH or a PostgreSQL connection string",
+            a.db
+        )))
+    }
+}
+
+fn print<C: kuuid::sequence::CounterStore>(a: &SeqArgs, store: C) -> Result<(), Failure> {
+    match (a.shards, a.shard_range) {
+        (Some(shards), Some(range)) => {
+            let sharded = ShardedCounter::new(store, &*a.name, shards, range).map_err(failure)?;
+            emit(a, sharded)
+        }
+        _ => emit(a, Counter::new(store, &*a.name)),
+    }
+}
+
+fn emit(a: &SeqArgs, source: impl BlockSource) -> Result<(), Failure> {
+    let seq = Sequence::new(source, a.block).map_err(failure)?;
+    let mut sink = Sink::new(io::stdout().lock(), false);
+    let mut values = vec![0u64; 4096];
+    // 20 decimal digits is the longer of the two forms.
+    let mut text = [0u8; MAX_DECIMAL_WIDTH];
+    let mut left = a.count;
+    let mut lines = || {
+        while left > 0 {
+            let n = left.min(values.len() as u64) as usize;
+            // On an error, the values of this batch are not printed
+            // (burned: a gap, never a repeat).
+            seq.fill(&mut values[..n]).map_err(failure)?;
+            for &v in &values[..n] {
+                let line = match (a.digits, a.base62) {
+                    (Some(d), _) => {
+                        encode_decimal(v, d as usize, &mut text).map_err(|e| failure(e.into()))?
+                    }
+                    (None, true) => {
+                        let buf = (&mut text[..BASE62_LEN]).try_into().expect("11 bytes");
+                        encode_base62(v, buf)
+                    }
+                    (None, false) => {
+                        let width = v.checked_ilog10().map_or(1, |l| l as usize + 1);
+                        encode_decimal(v, width, &mut text).expect("the value's own width")
+                    }
+                };
+                sink.push(line.as_bytes())?;
+            }
+            left -= n as u64;
+        }
+        Ok::<(), Failure>(())
+    };
+    // The lines before an error go out, then the error.
+    let result = lines();
+    let flushed = sink.finish();
+    result?;
+    flushed?;
+    Ok(())
+}
+
+/// Lengths and ranges are the user's arguments (exit 2); the rest is the
+/// database or the machine (exit 1).
+fn failure(e: Error) -> Failure {
+    match e {
+        Error::Length { .. } => Failure::Usage(e.to_string()),
+        // A server's message can run over lines (HINT, DETAIL): one line.
+        e => Failure::Io(io::Error::other(e.to_string().replace('\n', " "))),
+    }
+}

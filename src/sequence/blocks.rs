@@ -1,0 +1,275 @@
+//! The lock-free handover between leased blocks: tickets and two slots.
+//!
+//! Every value a [`Sequence`](super::Sequence) hands out has a ticket
+//! number, drawn with one `fetch_add` on a shared word: ticket `t` is
+//! offset `t % len` of block `t / len`, so no two claims ever get the same
+//! ticket. The blocks themselves (their first value, from the database)
+//! sit in two slots, block `i` in slot `i % 2`: the current one and the
+//! next, prefetched one. A slot is a seqlock: its writer makes the slot's
+//! version odd, stores the block (index, first value, token), then makes
+//! the version even again; a reader that sees the same even version before
+//! and after reading has a whole block. (The version, not the index, is
+//! compared: a forked child rewrites a block under the same index.)
+//!
+//! A ticket whose block is not installed yet makes its thread install it
+//! (lease from the database, in index order, under the writers' lock);
+//! a ticket whose slot already holds a later block is dropped and another
+//! drawn: its values are never handed out (a gap, never a repeat). Only
+//! installing takes the lock, so threads keep drawing from an installed
+//! block while another waits on the database.
+//!
+//! Each block records the fork token it was leased under. A forked child
+//! finds its parent's blocks stale and leases its own, starting again from
+//! the block its ticket names; the writers' lock records the holder's
+//! process id, so a child does not wait for a parent's thread that does
+//! not exist in it.
+
+#[cfg(loom)]
+use loom::sync::atomic::{AtomicU64, Ordering, fence};
+#[cfg(not(loom))]
+use std::sync::atomic::{AtomicU64, Ordering, fence};
+
+use crossbeam_utils::CachePadded;
+
+/// The longest block: a trillion values.
+pub const MAX_LEN: u64 = 1 << 40;
+
+/// A slot's index before any block.
+const EMPTY: u64 = u64::MAX;
+
+struct Slot {
+    /// Odd while a writer is storing a block.
+    version: AtomicU64,
+    index: AtomicU64,
+    first: AtomicU64,
+    token: AtomicU64,
+}
+
+impl Slot {
+    fn new() -> Self {
+        Slot {
+            version: AtomicU64::new(0),
+            index: AtomicU64::new(EMPTY),
+            first: AtomicU64::new(0),
+            token: AtomicU64::new(0),
+        }
+    }
+}
+
+/// What a slot holds for block `i`, read under the process token `token`.
+enum Read {
+    /// Block `i`, leased in this process: its first value.
+    Ready(u64),
+    /// A later block: the ticket's values will never be handed out.
+    Gone,
+    /// Block `i` is not installed (or was leased before a fork).
+    Missing,
+}
+
+/// Values claimed from a block: `count` of them from `first` on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Claim {
+    /// The first value.
+    pub first: u64,
+    /// The block the claim crossed the prefetch mark of: the caller should
+    /// have block `prefetch` installed before this one runs out.
+    pub prefetch: Option<u64>,
+}
+
+/// The shared state of one sequence: tickets, two slots and the writers'
+/// lock.
+pub struct Blocks {
+    len: u64,
+    /// The offset whose claim asks for the next block (`None`: no
+    /// prefetch, for tiny blocks).
+    mark: Option<u64>,
+    tickets: CachePadded<AtomicU64>,
+    slots: [Slot; 2],
+    /// 0, or the process id of the thread installing blocks.
+    lock: AtomicU64,
+    /// The next block index to install, and the token it was counted
+    /// under (both written under the lock).
+    installed: AtomicU64,
+    installed_token: AtomicU64,
+}
+
+impl Blocks {
+    /// Blocks of `len` values (at least 1). A claim that reaches `len / 10`
+    /// values from a block's end asks for the next block (blocks of fewer
+    /// than 16 values are not prefetched).
+    pub fn new(len: u64) -> Self {
+        assert!(len >= 1, "blocks hold at least one value");
+        Blocks {
+            len,
+            mark: (len >= 16).then(|| len - len / 10),
+            tickets: CachePadded::new(AtomicU64::new(0)),
+            slots: [Slot::new(), Slot::new()],
+            lock: AtomicU64::new(0),
+            installed: AtomicU64::new(0),
+            installed_token: AtomicU64::new(0),
+        }
+    }
+
+    /// Values per block.
+    pub fn block_len(&self) -> u64 {
+        self.len
+    }
+
+    /// Claims `k` consecutive values (`k` must divide the block length, so
+    /// a claim never spans two blocks). `lease(i)` is called for each block
+    /// this thread has to install, in index order, and returns the block's
+    /// first value; its error ends the claim. `pid` gives the process id
+    /// when the installers' lock is taken.
+    pub fn claim<E>(
+        &self,
+        k: u64,
+        token: u64,
+        pid: &dyn Fn() -> u64,
+        mut lease: impl FnMut(u64) -> Result<u64, E>,
+    ) -> Result<Claim, E> {
+        debug_assert!(k >= 1 && self.len.is_multiple_of(k));
+        loop {
+            // Relaxed: the ticket only needs to be unique; the block's
+            // contents are published through the slot's index.
+            let t = self.tickets.fetch_add(k, Ordering::Relaxed);
+            let (i, offset) = (t / self.len, t % self.len);
+            loop {
+                match self.read(i, token) {
+                    Read::Ready(first) => {
+                        let prefetch = self
+                            .mark
+                            .filter(|&m| offset <= m && m < offset + k)
+                            .map(|_| i + 1);
+                        return Ok(Claim {
+                            first: first + offset,
+                            prefetch,
+                        });
+                    }
+                    Read::Gone => break,
+                    Read::Missing => {
+                        if !self.install_through(i, token, pid, &mut lease)? {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Makes sure blocks up to `i` are installed, leasing each one this
+    /// process lacks, in order (a prefetch calls it for `i + 1`). Returns
+    /// `false` when block `i` will never be installed: this process has
+    /// moved past it (a ticket drawn before a fork), so the ticket is void.
+    pub fn install_through<E>(
+        &self,
+        i: u64,
+        token: u64,
+        pid: &dyn Fn() -> u64,
+        mut lease: impl FnMut(u64) -> Result<u64, E>,
+    ) -> Result<bool, E> {
+        // The process id is a system call: asked for only here, once per
+        // block installed.
+        self.lock(pid());
+        let result = (|| {
+            if let Read::Ready(_) = self.read(i, token) {
+                return Ok(true);
+            }
+            let mut next = self.installed.load(Ordering::Relaxed);
+            if self.installed_token.load(Ordering::Relaxed) != token {
+                // A fork (or a reseed): nothing installed so far is ours.
+                next = i;
+                self.installed_token.store(token, Ordering::Relaxed);
+            }
+            if next > i {
+                return Ok(false);
+            }
+            while next <= i {
+                let first = lease(next)?;
+                self.write(next, first, token);
+                next += 1;
+                self.installed.store(next, Ordering::Relaxed);
+            }
+            Ok(true)
+        })();
+        self.unlock();
+        result
+    }
+
+    fn read(&self, i: u64, token: u64) -> Read {
+        let slot = &self.slots[(i % 2) as usize];
+        loop {
+            let before = slot.version.load(Ordering::Acquire);
+            if before % 2 == 1 {
+                // Being written: the writer holds the lock, which
+                // installing waits for.
+                return Read::Missing;
+            }
+            let index = slot.index.load(Ordering::Relaxed);
+            let first = slot.first.load(Ordering::Relaxed);
+            let leased_under = slot.token.load(Ordering::Relaxed);
+            fence(Ordering::Acquire);
+            if slot.version.load(Ordering::Relaxed) != before {
+                // A writer came in between: read again.
+                continue;
+            }
+            return match index {
+                EMPTY => Read::Missing,
+                b if b == i && leased_under == token => Read::Ready(first),
+                b if b == i => Read::Missing,
+                b if b > i => Read::Gone,
+                _ => Read::Missing,
+            };
+        }
+    }
+
+    /// Stores block `i` in its slot (under the lock: one writer at a time).
+    fn write(&self, i: u64, first: u64, token: u64) {
+        let slot = &self.slots[(i % 2) as usize];
+        // Odd while writing; already odd if a parent's writer was cut off
+        // by a fork in the middle.
+        let writing = slot.version.load(Ordering::Relaxed) | 1;
+        slot.version.store(writing, Ordering::Relaxed);
+        fence(Ordering::Release);
+        slot.index.store(i, Ordering::Relaxed);
+        slot.first.store(first, Ordering::Relaxed);
+        slot.token.store(token, Ordering::Relaxed);
+        slot.version.store(writing + 1, Ordering::Release);
+    }
+
+    fn lock(&self, pid: u64) {
+        loop {
+            match self
+                .lock
+                .compare_exchange(0, pid, Ordering::Acquire, Ordering::Relaxed)
+            {
+                Ok(_) => return,
+                // Held by another process's thread: this is a forked child
+                // and that thread is not here to let go.
+                Err(holder) if holder != pid => {
+                    if self
+                        .lock
+                        .compare_exchange(holder, pid, Ordering::Acquire, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        return;
+                    }
+                }
+                Err(_) => yield_now(),
+            }
+        }
+    }
+
+    fn unlock(&self) {
+        self.lock.store(0, Ordering::Release);
+    }
+}
+
+#[cfg(loom)]
+fn yield_now() {
+    loom::thread::yield_now();
+}
+
+#[cfg(not(loom))]
+fn yield_now() {
+    std::thread::yield_now();
+}

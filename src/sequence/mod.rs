@@ -1,0 +1,486 @@
+//! Counters that lease blocks of numbers from a database: the schemes a
+//! team uses besides time-based ids (MongoDB's "counter document", its
+//! range allocation, and sharded counters).
+//!
+//! A [`Sequence`] hands out unique `u64` values in-process, lock-free, from
+//! blocks it leases from a [`BlockSource`] (a [`Counter`] or a
+//! [`ShardedCounter`] over a [`CounterStore`]: in memory, SQLite or
+//! PostgreSQL). The semantics are those of Hibernate's pooled optimizer,
+//! a PostgreSQL sequence's `CACHE`, and Meituan Leaf's segment mode:
+//!
+//! - a block is durable in the database before any value from it is handed
+//!   out, so a crash burns the rest of the block: gaps, never a repeat;
+//! - each thread's values increase; across threads, order holds between
+//!   blocks, not within one (threads take turns inside a block);
+//! - when a block is 90 % used, a background thread leases the next one,
+//!   so callers do not wait on the database while it keeps up.
+//!
+//! The block length is fixed (chosen by the caller): an adaptive length
+//! would make the database's counter jump by amounts nobody chose, and a
+//! fixed one bounds the gap a crash can leave.
+//!
+//! ```
+//! use kuuid::sequence::{Counter, MemoryCounters, Sequence};
+//! let seq = Sequence::new(Counter::new(MemoryCounters::new(), "orders"), 1000)?;
+//! let a = seq.next()?;
+//! let b = seq.next()?;
+//! assert!(b > a);
+//! # Ok::<(), kuuid::sequence::Error>(())
+//! ```
+
+use std::cell::Cell;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use crossbeam_utils::CachePadded;
+use thread_local::ThreadLocal;
+
+mod blocks;
+#[cfg(any(feature = "rusqlite", feature = "postgres"))]
+mod connection;
+mod counter;
+mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
+pub mod render;
+pub mod retry;
+#[cfg(feature = "rusqlite")]
+mod sqlite;
+
+#[doc(hidden)]
+pub use blocks::{Blocks, Claim};
+pub use counter::{Counter, CounterStore, ShardedCounter};
+pub use memory::MemoryCounters;
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresCounters;
+#[cfg(feature = "rusqlite")]
+pub use sqlite::SqliteCounters;
+
+/// The error a database driver's failure is wrapped in.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Where a [`Sequence`] leases its blocks.
+///
+/// `lease(len)` returns the first of `len` values that from then on belong
+/// to the caller alone, and only once that is durable: a value it returns
+/// must never be returned again, even by another process or after a crash.
+///
+/// ```
+/// use kuuid::sequence::{BlockSource, Counter, MemoryCounters};
+/// let c = Counter::new(MemoryCounters::new(), "n");
+/// assert_eq!(c.lease(10)?, 1);
+/// assert_eq!(c.lease(10)?, 11);
+/// # Ok::<(), kuuid::sequence::Error>(())
+/// ```
+pub trait BlockSource: Send + Sync + 'static {
+    /// Leases `len` values (at least 1) and returns the first.
+    fn lease(&self, len: u64) -> Result<u64, Error>;
+
+    /// Whether a [`Sequence`] should lease the next block on a background
+    /// thread (yes for a database: a round trip is worth a thread's
+    /// wake-up; no for memory, where waking the thread costs more than the
+    /// lease).
+    fn prefetch_in_background(&self) -> bool {
+        true
+    }
+}
+
+/// A shared source: several sequences (or a sequence and its owner) can
+/// hold one.
+impl<S: BlockSource + ?Sized> BlockSource for Arc<S> {
+    fn lease(&self, len: u64) -> Result<u64, Error> {
+        (**self).lease(len)
+    }
+
+    fn prefetch_in_background(&self) -> bool {
+        (**self).prefetch_in_background()
+    }
+}
+
+/// What went wrong leasing or handing out values.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The store failed (the database's own error inside).
+    Store(BoxError),
+    /// Every counter the source may lease from is used up: leasing `len`
+    /// more would pass `limit`.
+    Exhausted {
+        /// The counter (for a sharded one, its name without the shard).
+        name: String,
+        /// Values asked for.
+        len: u64,
+        /// The first value the counter may not reach.
+        limit: u64,
+    },
+    /// The operating system's random generator failed.
+    Random(getrandom::Error),
+    /// A value could not be rendered as asked.
+    Render(render::RenderError),
+    /// A block length or range the source cannot hold (0, or past what
+    /// the store's integers take).
+    Length {
+        /// What was asked for.
+        what: &'static str,
+        /// The value.
+        value: u64,
+        /// The largest allowed.
+        max: u64,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Store(e) => {
+                // Drivers keep the server's words in the source (postgres'
+                // Display is only "db error").
+                write!(f, "counter store: {e}")?;
+                let mut source = e.source();
+                while let Some(s) = source {
+                    write!(f, ": {s}")?;
+                    source = s.source();
+                }
+                Ok(())
+            }
+            Error::Random(e) => write!(f, "random generator: {e}"),
+            Error::Render(e) => e.fmt(f),
+            Error::Exhausted { name, len, limit } => write!(
+                f,
+                "counter {name:?} is used up: {len} more values would reach its limit {limit}"
+            ),
+            Error::Length { what, value, max } => {
+                write!(f, "{what} {value} is out of range (1..={max})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Store(e) => Some(&**e),
+            Error::Random(e) => Some(e),
+            Error::Render(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<getrandom::Error> for Error {
+    fn from(e: getrandom::Error) -> Self {
+        Error::Random(e)
+    }
+}
+
+impl From<render::RenderError> for Error {
+    fn from(e: render::RenderError) -> Self {
+        Error::Render(e)
+    }
+}
+
+/// A thread's run of claimed values: `next..end`, under fork token `token`.
+#[derive(Clone, Copy)]
+struct Chunk {
+    next: u64,
+    end: u64,
+    token: u64,
+}
+
+const EMPTY_CHUNK: Chunk = Chunk {
+    next: 0,
+    end: 0,
+    token: 0,
+};
+
+/// What the prefetch thread shares with the sequence.
+struct Shared<S> {
+    source: S,
+    blocks: Blocks,
+    /// The block the prefetch thread should install next, plus one (0:
+    /// nothing asked).
+    wanted: AtomicU64,
+    /// Set when the sequence is dropped: the prefetch thread ends.
+    closed: AtomicBool,
+}
+
+impl<S: BlockSource> Shared<S> {
+    fn lease(&self) -> Result<u64, Error> {
+        let len = self.blocks.block_len();
+        let first = self.source.lease(len)?;
+        // A source that hands out a block past u64 would wrap: refuse it.
+        first.checked_add(len).ok_or(Error::Length {
+            what: "leased block end",
+            value: first,
+            max: u64::MAX - len,
+        })?;
+        Ok(first)
+    }
+}
+
+/// Unique `u64` values handed out in-process from blocks leased from a
+/// [`BlockSource`]; see the [module docs](self) for the guarantees.
+///
+/// `next` costs no shared write on most calls: each thread takes a run of
+/// values from the current block (the largest divisor of the block length
+/// up to `len / 2`, at most 512) with one atomic add, then hands them out
+/// from its own slot. Values a thread took but did not hand out are burned
+/// when it exits. Pick a block length with small divisors (1000, 4096):
+/// a prime one makes every value a shared atomic add.
+///
+/// `Sequence` is `Send + Sync`; share it with an `Arc`. A forked child
+/// drops every block its parent leased and leases its own (the block
+/// source reconnects there).
+///
+/// ```
+/// use kuuid::sequence::{Counter, MemoryCounters, Sequence};
+/// use std::sync::Arc;
+/// let seq = Arc::new(Sequence::new(Counter::new(MemoryCounters::new(), "n"), 100)?);
+/// let handles: Vec<_> = (0..2)
+///     .map(|_| {
+///         let seq = seq.clone();
+///         std::thread::spawn(move || (0..1000).map(|_| seq.next().unwrap()).collect::<Vec<_>>())
+///     })
+///     .collect();
+/// let mut all: Vec<u64> = handles.into_iter().flat_map(|h| h.join().unwrap()).collect();
+/// all.sort();
+/// all.dedup();
+/// assert_eq!(all.len(), 2000);
+/// # Ok::<(), kuuid::sequence::Error>(())
+/// ```
+pub struct Sequence<S: BlockSource> {
+    shared: Arc<Shared<S>>,
+    /// Values per claim from the shared block.
+    run: u64,
+    /// Padded: neighbouring threads' entries would share a cache line.
+    local: ThreadLocal<CachePadded<Cell<Chunk>>>,
+    /// The prefetch thread and the process it runs in.
+    prefetcher: Mutex<Option<(u32, std::thread::Thread)>>,
+}
+
+impl<S: BlockSource> Sequence<S> {
+    /// A sequence leasing `block` values at a time from `source` (nothing
+    /// is leased until the first value is asked for).
+    ///
+    /// ```
+    /// use kuuid::sequence::{Counter, Error, MemoryCounters, Sequence};
+    /// let source = Counter::new(MemoryCounters::new(), "n");
+    /// assert!(matches!(Sequence::new(source, 0), Err(Error::Length { .. })));
+    /// ```
+    pub fn new(source: S, block: u64) -> Result<Self, Error> {
+        if block == 0 || block > blocks::MAX_LEN {
+            return Err(Error::Length {
+                what: "block length",
+                value: block,
+                max: blocks::MAX_LEN,
+            });
+        }
+        let cap = (block / 2).clamp(1, 512);
+        let run = (1..=cap)
+            .rev()
+            .find(|&d| block.is_multiple_of(d))
+            .unwrap_or(1);
+        Ok(Sequence {
+            shared: Arc::new(Shared {
+                source,
+                blocks: Blocks::new(block),
+                wanted: AtomicU64::new(0),
+                closed: AtomicBool::new(false),
+            }),
+            run,
+            local: ThreadLocal::new(),
+            prefetcher: Mutex::new(None),
+        })
+    }
+
+    /// The block length.
+    ///
+    /// ```
+    /// # use kuuid::sequence::{Counter, MemoryCounters, Sequence};
+    /// let seq = Sequence::new(Counter::new(MemoryCounters::new(), "n"), 1000)?;
+    /// assert_eq!(seq.block_len(), 1000);
+    /// # Ok::<(), kuuid::sequence::Error>(())
+    /// ```
+    pub fn block_len(&self) -> u64 {
+        self.shared.blocks.block_len()
+    }
+
+    /// The source blocks are leased from.
+    pub fn source(&self) -> &S {
+        &self.shared.source
+    }
+
+    /// The next value: larger than every value this thread had before.
+    /// Waits on the database only when no leased block is left.
+    ///
+    /// ```
+    /// # use kuuid::sequence::{Counter, MemoryCounters, Sequence};
+    /// let seq = Sequence::new(Counter::new(MemoryCounters::new(), "n"), 10)?;
+    /// assert_eq!(seq.next()?, 1);
+    /// # Ok::<(), kuuid::sequence::Error>(())
+    /// ```
+    #[inline]
+    pub fn next(&self) -> Result<u64, Error> {
+        let token = crate::rng::fork::token();
+        let slot = self
+            .local
+            .get_or(|| CachePadded::new(Cell::new(EMPTY_CHUNK)));
+        let c = slot.get();
+        if c.next < c.end && c.token == token {
+            slot.set(Chunk {
+                next: c.next + 1,
+                ..c
+            });
+            return Ok(c.next);
+        }
+        let first = self.claim(token)?;
+        slot.set(Chunk {
+            next: first + 1,
+            end: first + self.run,
+            token,
+        });
+        Ok(first)
+    }
+
+    /// Fills `out` with the next values, in increasing order: one shared
+    /// atomic add per run of values rather than per value.
+    ///
+    /// ```
+    /// # use kuuid::sequence::{Counter, MemoryCounters, Sequence};
+    /// let seq = Sequence::new(Counter::new(MemoryCounters::new(), "n"), 1000)?;
+    /// let mut v = [0u64; 300];
+    /// seq.fill(&mut v)?;
+    /// assert!(v.windows(2).all(|w| w[0] < w[1]));
+    /// # Ok::<(), kuuid::sequence::Error>(())
+    /// ```
+    pub fn fill(&self, out: &mut [u64]) -> Result<(), Error> {
+        let token = crate::rng::fork::token();
+        let slot = self
+            .local
+            .get_or(|| CachePadded::new(Cell::new(EMPTY_CHUNK)));
+        let mut c = slot.get();
+        if c.token != token {
+            c = EMPTY_CHUNK;
+        }
+        let mut rest = out;
+        while !rest.is_empty() {
+            if c.next == c.end {
+                let first = self.claim(token)?;
+                c = Chunk {
+                    next: first,
+                    end: first + self.run,
+                    token,
+                };
+            }
+            let n = ((c.end - c.next) as usize).min(rest.len());
+            let (now, later) = rest.split_at_mut(n);
+            for (v, x) in now.iter_mut().zip(c.next..) {
+                *v = x;
+            }
+            c.next += n as u64;
+            // Saved after each run, so an error keeps what was claimed.
+            slot.set(c);
+            rest = later;
+        }
+        Ok(())
+    }
+
+    /// Claims a run of values from the shared blocks, leasing inline when
+    /// none is installed, and asks for the next block at the mark.
+    #[cold]
+    fn claim(&self, token: u64) -> Result<u64, Error> {
+        let shared = &*self.shared;
+        let claim = shared
+            .blocks
+            .claim(self.run, token, &pid, |_| shared.lease())?;
+        if let Some(next) = claim.prefetch {
+            self.prefetch(next);
+        }
+        Ok(claim.first)
+    }
+
+    /// Asks the prefetch thread (started on first use, and again in a
+    /// forked child) to install block `index`. If it cannot be started,
+    /// the block is leased inline when it is needed. A source that answers
+    /// at memory speed is leased inline right away.
+    fn prefetch(&self, index: u64) {
+        let shared = &self.shared;
+        if !shared.source.prefetch_in_background() {
+            // An error is met again by the caller that needs the block.
+            let token = crate::rng::fork::token();
+            let _ = shared
+                .blocks
+                .install_through(index, token, &pid, |_| shared.lease());
+            return;
+        }
+        shared.wanted.store(index + 1, Ordering::Release);
+        // `try_lock`: a forked child may find the lock held by a parent
+        // thread that does not exist in it.
+        let Ok(mut prefetcher) = self.prefetcher.try_lock() else {
+            return;
+        };
+        let pid = std::process::id();
+        match &*prefetcher {
+            Some((p, thread)) if *p == pid => thread.unpark(),
+            _ => {
+                let weak = Arc::downgrade(shared);
+                if let Ok(handle) = std::thread::Builder::new()
+                    .name("kuuid-sequence-prefetch".into())
+                    .spawn(move || prefetch_loop(weak))
+                {
+                    *prefetcher = Some((pid, handle.thread().clone()));
+                }
+            }
+        }
+    }
+}
+
+/// The prefetch thread: installs the block asked for, then parks. It
+/// holds the sequence weakly and ends once the sequence is dropped.
+fn prefetch_loop<S: BlockSource>(shared: Weak<Shared<S>>) {
+    loop {
+        {
+            let Some(shared) = shared.upgrade() else {
+                return;
+            };
+            if shared.closed.load(Ordering::Acquire) {
+                return;
+            }
+            let wanted = shared.wanted.swap(0, Ordering::AcqRel);
+            if wanted != 0 {
+                let token = crate::rng::fork::token();
+                // An error here is met again, and reported, by the caller
+                // that needs the block.
+                let _ = shared
+                    .blocks
+                    .install_through(wanted - 1, token, &pid, |_| shared.lease());
+            }
+        }
+        std::thread::park();
+    }
+}
+
+fn pid() -> u64 {
+    u64::from(std::process::id())
+}
+
+impl<S: BlockSource> Drop for Sequence<S> {
+    fn drop(&mut self) {
+        self.shared.closed.store(true, Ordering::Release);
+        if let Ok(Some((pid, thread))) = self.prefetcher.get_mut().map(|p| p.take())
+            && pid == std::process::id()
+        {
+            thread.unpark();
+        }
+    }
+}
+
+impl<S: BlockSource> fmt::Debug for Sequence<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sequence")
+            .field("block_len", &self.block_len())
+            .field("run", &self.run)
+            .finish_non_exhaustive()
+    }
+}
