@@ -318,6 +318,22 @@ impl Generator {
         self.fill_ids(ids)
     }
 
+    /// Fills `words` straight from the generator's RNG: the random words ids
+    /// carry (four per 32-character id), without the clock or the encoder.
+    /// For measuring the RNG alone, or for random numbers from the same
+    /// fork-safe source.
+    ///
+    /// ```
+    /// let mut words = [0u32; 64];
+    /// kuuid::Generator::secure().fill_random(&mut words);
+    /// assert!(words.iter().any(|&w| w != 0));
+    /// ```
+    pub fn fill_random(&mut self, words: &mut [u32]) {
+        self.check_fork();
+        let isa = self.isa();
+        self.rng.fill_words(isa, words);
+    }
+
     /// One id with `Id::<LEN>::GROUPS` random groups.
     ///
     /// # Panics

@@ -230,36 +230,6 @@ fn closed_pipe_ends_quietly() {
 }
 
 #[test]
-fn bench_runs_every_path_and_reports() {
-    let o = kuuid(&["bench", "-n", "2000", "--rounds", "1"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = stdout(&o);
-    for isa in kuuid::engine::Isa::available() {
-        assert!(
-            out.lines()
-                .any(|l| l.starts_with(isa.name()) && l.contains("fill")),
-            "{out}"
-        );
-        assert!(
-            out.lines()
-                .any(|l| l.starts_with(isa.name()) && l.contains("decode")),
-            "{out}"
-        );
-    }
-    // Every figure is a positive number.
-    for line in out.lines().skip(2) {
-        let ns: f64 = line
-            .split_whitespace()
-            .rev()
-            .nth(1)
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert!(ns > 0.0, "{line}");
-    }
-}
-
-#[test]
 fn engine_path_is_named_and_can_be_forced() {
     let v = stdout(&kuuid(&["--version"]));
     assert!(
@@ -463,21 +433,6 @@ fn short_monotonic_ids_keep_to_the_clock() {
             "{last}: {t} is past {after} + {unit_ms} ms"
         );
     }
-}
-
-/// `bench --isa scalar` prints scalar rows only, and a bad `--isa` is
-/// blamed on the flag, not on KUUID_ISA.
-#[test]
-fn bench_isa_is_the_only_path_shown() {
-    let o = kuuid(&["bench", "--isa", "scalar", "-n", "1000", "--rounds", "1"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    for line in stdout(&o).lines().skip(2) {
-        assert!(line.starts_with("scalar "), "{line}");
-    }
-    let o = kuuid(&["bench", "--isa", "mmx"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--isa"), "{}", stderr(&o));
-    assert!(!stderr(&o).contains("KUUID_ISA"), "{}", stderr(&o));
 }
 
 /// Every `--format`: the right length and alphabet on every line, no

@@ -1,0 +1,128 @@
+//! What machine a bench run is on: the header every figure is read against.
+
+use serde::{Deserialize, Serialize};
+
+/// The machine, the build and the run's settings.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct Header {
+    pub kuuid_version: String,
+    pub cpu: String,
+    /// Threads the process may run at once.
+    pub cores: usize,
+    /// CPU features detected at run time (those the engine can use).
+    pub features: Vec<String>,
+    /// The engine path the process uses (KUUID_ISA may force one).
+    pub engine_path: String,
+    /// Every path this CPU can run.
+    pub engine_paths: Vec<String>,
+    pub target: String,
+    /// Features the binary was compiled to assume.
+    pub target_features: Vec<String>,
+    pub ids_per_round: u64,
+    pub rounds: u64,
+    pub quick: bool,
+}
+
+impl Header {
+    pub fn detect(ids_per_round: u64, rounds: u64, quick: bool) -> Header {
+        Header {
+            kuuid_version: env!("CARGO_PKG_VERSION").to_owned(),
+            cpu: cpu_model(),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            features: features(),
+            engine_path: kuuid::engine::isa().name().to_owned(),
+            engine_paths: kuuid::engine::Isa::available()
+                .iter()
+                .map(|i| i.name().to_owned())
+                .collect(),
+            target: format!("{}-{}", std::env::consts::ARCH, std::env::consts::OS),
+            target_features: target_features(),
+            ids_per_round,
+            rounds,
+            quick,
+        }
+    }
+}
+
+/// The CPU's name: `model name` in /proc/cpuinfo (x86), else the ARM
+/// implementer and part numbers, else the architecture.
+fn cpu_model() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |key: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == key))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_owned())
+    };
+    if let Some(name) = field("model name") {
+        return name;
+    }
+    match (field("CPU implementer"), field("CPU part")) {
+        (Some(i), Some(p)) => format!("ARM implementer {i} part {p}"),
+        _ => std::env::consts::ARCH.to_owned(),
+    }
+}
+
+/// The run-time features the engine and the RNGs care about.
+#[allow(unused_mut)]
+fn features() -> Vec<String> {
+    let mut found: Vec<&str> = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! detect {
+            ($($f:tt),*) => {
+                $(if std::arch::is_x86_feature_detected!($f) { found.push($f); })*
+            };
+        }
+        detect!(
+            "sse2",
+            "ssse3",
+            "sse4.1",
+            "popcnt",
+            "aes",
+            "pclmulqdq",
+            "bmi2",
+            "avx",
+            "avx2",
+            "avx512f",
+            "avx512bw",
+            "avx512vl",
+            "avx512dq",
+            "avx512vbmi",
+            "avx512vbmi2",
+            "avx512ifma",
+            "vaes",
+            "vpclmulqdq",
+            "gfni",
+            "sha"
+        );
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        macro_rules! detect {
+            ($($f:tt),*) => {
+                $(if std::arch::is_aarch64_feature_detected!($f) { found.push($f); })*
+            };
+        }
+        detect!(
+            "neon", "aes", "sha2", "sha3", "crc", "dotprod", "sve", "sve2"
+        );
+    }
+    found.into_iter().map(str::to_owned).collect()
+}
+
+/// The features the compiler was told to assume (`-C target-cpu`, ...).
+#[allow(unused_mut)]
+fn target_features() -> Vec<String> {
+    let mut on: Vec<&str> = Vec::new();
+    macro_rules! compiled {
+        ($($f:tt),*) => {
+            $(if cfg!(target_feature = $f) { on.push($f); })*
+        };
+    }
+    compiled!(
+        "sse2", "ssse3", "sse4.1", "aes", "avx", "avx2", "bmi2", "avx512f", "avx512bw", "vaes",
+        "neon"
+    );
+    on.into_iter().map(str::to_owned).collect()
+}

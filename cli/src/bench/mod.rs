@@ -1,0 +1,458 @@
+//! `kuuid bench`: how fast this CPU mints and reads ids, per engine path
+//! and per thread count, next to what the hardware itself can do (store
+//! bandwidth, the RNG alone, a clock read), so every figure has a
+//! denominator; `--json` saves a run and `--baseline` compares with one.
+//!
+//! Each figure is the median (and min and max) of several timed rounds,
+//! after a warm-up round, of the same work the library does.
+
+mod machine;
+mod report;
+
+use std::hint::black_box;
+use std::io::{self, IsTerminal, Write};
+use std::sync::Barrier;
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kuuid::clock::TimeSource;
+use kuuid::couch::{Algorithm, Uuids};
+use kuuid::engine::Isa;
+use kuuid::{Generator, Kuuid, ObjectId, RngKind, Uuid7};
+
+use crate::Failure;
+use machine::Header;
+use report::{Figure, Report, SCHEMA};
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Ids per round (the default keeps a round's 2 MiB in L2).
+    #[arg(short = 'n', long = "count", value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=1 << 28))]
+    count: Option<u64>,
+    /// Timed rounds per figure (the median is shown).
+    #[arg(long, value_name = "R",
+          value_parser = clap::value_parser!(u64).range(1..=1000))]
+    rounds: Option<u64>,
+    /// Only this path (default: every path this CPU runs); the `id()` and
+    /// format rows run on the process's path, set with KUUID_ISA.
+    #[arg(long, value_name = "ISA", value_parser = parse_isa)]
+    isa: Option<Isa>,
+    /// Thread counts 1..=N for the scaling rows (default: the cores this
+    /// process may use).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// A few seconds: fewer ids and rounds, a smaller DRAM buffer, and only
+    /// 1 and N threads.
+    #[arg(long)]
+    quick: bool,
+    /// Print one JSON document (header and every figure, min/median/max)
+    /// instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// A saved `--json` run (from another machine, say): each figure is
+    /// printed next to its, with the speed-up.
+    #[arg(long, value_name = "FILE.json")]
+    baseline: Option<String>,
+}
+
+/// `--isa` values: the names `KUUID_ISA` takes, with an error that names
+/// the flag.
+fn parse_isa(s: &str) -> Result<Isa, String> {
+    s.parse::<Isa>()
+        .map_err(|_| format!("{s:?} names no engine path (expected scalar, avx2, avx512 or neon)"))
+}
+
+/// Seconds per round of `f`: min, median, max of `rounds` timed runs after
+/// one warm-up run.
+fn stats(rounds: u64, mut f: impl FnMut()) -> [f64; 3] {
+    f();
+    let mut t: Vec<f64> = (0..rounds)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64()
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    [t[0], t[t.len() / 2], t[t.len() - 1]]
+}
+
+/// Seconds per round with `threads` threads each running `work` on state
+/// from `init` (made before the clock starts): the wall time from a common
+/// start to the last thread's end.
+fn stats_threaded<S>(
+    threads: usize,
+    rounds: u64,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S) + Sync,
+) -> [f64; 3] {
+    let round = || {
+        let barrier = Barrier::new(threads + 1);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    let mut state = init();
+                    barrier.wait();
+                    work(&mut state);
+                    barrier.wait();
+                });
+            }
+            barrier.wait();
+            let start = Instant::now();
+            barrier.wait();
+            start.elapsed().as_secs_f64()
+        })
+    };
+    round();
+    let mut t: Vec<f64> = (0..rounds).map(|_| round()).collect();
+    t.sort_by(f64::total_cmp);
+    [t[0], t[t.len() / 2], t[t.len() - 1]]
+}
+
+fn machine_failure(e: impl std::fmt::Display) -> Failure {
+    Failure::Io(io::Error::other(e.to_string()))
+}
+
+pub fn run(a: &BenchArgs) -> Result<(), Failure> {
+    let paths = match a.isa {
+        Some(isa) if !isa.is_supported() => {
+            let available: Vec<&str> = Isa::available().iter().map(|i| i.name()).collect();
+            return Err(Failure::Usage(format!(
+                "--isa {isa}: this CPU cannot run the {isa} path (available: {})",
+                available.join(", ")
+            )));
+        }
+        Some(isa) => vec![isa],
+        None => Isa::available(),
+    };
+    // Read before measuring: a bad file is a usage error, at once.
+    let baseline = match &a.baseline {
+        Some(path) => Some(report::load_baseline(path).map_err(Failure::Usage)?),
+        None => None,
+    };
+    let count = a.count.unwrap_or(if a.quick { 1 << 14 } else { 1 << 16 });
+    let rounds = a.rounds.unwrap_or(if a.quick { 7 } else { 41 });
+    let header = Header::detect(count, rounds, a.quick);
+    let max_threads = a.threads.map_or(header.cores, |t| t as usize);
+    let thread_counts: Vec<usize> = if a.quick {
+        let mut v = vec![1, max_threads];
+        v.dedup();
+        v
+    } else {
+        (1..=max_threads).collect()
+    };
+    let process_path = kuuid::engine::isa();
+    let mut bench = Bench {
+        n: count as usize,
+        rounds,
+        figures: Vec::new(),
+        progress: progress_bar(4 + paths.len() as u64 * 6 + 6 + 2 * thread_counts.len() as u64),
+    };
+    bench.limits(if a.quick { 64 << 20 } else { 256 << 20 })?;
+    for &isa in &paths {
+        bench.path(isa)?;
+    }
+    if paths.contains(&process_path) {
+        bench.single(process_path)?;
+    }
+    bench.formats();
+    bench.threads(&thread_counts)?;
+    bench.progress.finish_and_clear();
+    let report = Report {
+        schema: SCHEMA.to_owned(),
+        header,
+        figures: bench.figures,
+    };
+    let mut out = io::stdout().lock();
+    if a.json {
+        serde_json::to_writer_pretty(&mut out, &report).map_err(machine_failure)?;
+        writeln!(out)?;
+    } else {
+        report::print_table(&mut out, &report, baseline.as_ref())?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// A progress line on stderr when it is a terminal; nothing otherwise.
+fn progress_bar(figures: u64) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(figures), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// The run in progress: settings, figures so far, the progress line.
+struct Bench {
+    n: usize,
+    rounds: u64,
+    figures: Vec<Figure>,
+    progress: ProgressBar,
+}
+
+impl Bench {
+    /// Adds a figure; a one-thread figure per id gets its ratio to the
+    /// 32-byte store into L2 (once that is measured).
+    fn push(&mut self, mut f: Figure) {
+        if f.per == "id" && f.threads == 1 && f.scaling.is_none() {
+            let store = self.median_of("limit/store/l2");
+            if store.is_finite() {
+                f.vs_store = Some(f.ns_median / store);
+            }
+        }
+        self.progress.set_message(f.name.clone());
+        self.progress.inc(1);
+        self.figures.push(f);
+    }
+
+    fn median_of(&self, name: &str) -> f64 {
+        self.figures
+            .iter()
+            .find(|f| f.name == name)
+            .map_or(f64::NAN, |f| f.ns_median)
+    }
+
+    /// The hardware's own limits: 32-byte stores into an L2-sized and a
+    /// DRAM-sized buffer, the RNGs alone (16 bytes, an id's worth), and a
+    /// clock read.
+    fn limits(&mut self, dram_bytes: usize) -> Result<(), Failure> {
+        let (n, rounds) = (self.n, self.rounds);
+        for (name, slots) in [("limit/store/l2", n), ("limit/store/dram", dram_bytes / 32)] {
+            let mut buf = vec![[0u8; 32]; slots];
+            let mut x = 0u8;
+            let t = stats(rounds, || {
+                x = x.wrapping_add(1);
+                buf.fill([x; 32]);
+                black_box(&buf);
+            });
+            self.push(Figure::new(
+                name.to_owned(),
+                "32-byte slot",
+                1,
+                t,
+                slots as u64,
+            ));
+        }
+        let mut words = vec![0u32; 4 * n];
+        for kind in [RngKind::Secure, RngKind::Fast] {
+            let mut g = Generator::new(kind).map_err(machine_failure)?;
+            let t = stats(rounds, || {
+                g.fill_random(&mut words);
+                black_box(&words);
+            });
+            let name = format!("limit/rng/{}", g.rng_name());
+            self.push(Figure::new(name, "16 random bytes", 1, t, n as u64));
+        }
+        let t = stats(rounds, || {
+            for _ in 0..n {
+                black_box(kuuid::clock::SystemClock.millis());
+            }
+        });
+        self.push(Figure::new(
+            "limit/clock/millis".to_owned(),
+            "read",
+            1,
+            t,
+            n as u64,
+        ));
+        Ok(())
+    }
+
+    /// Bulk minting, the CLI's line writer and decoding on one engine path.
+    fn path(&mut self, isa: Isa) -> Result<(), Failure> {
+        let (n, rounds) = (self.n, self.rounds);
+        let mut ids = vec![Kuuid::default(); n];
+        for kind in [RngKind::Secure, RngKind::Fast] {
+            let mut g = Generator::new(kind).map_err(machine_failure)?;
+            g = g.with_isa(isa).map_err(|e| Failure::Usage(e.to_string()))?;
+            let t = stats(rounds, || g.fill(&mut ids));
+            self.push(Figure::new(
+                format!("fill/{isa}/{}", g.rng_name()),
+                "id",
+                1,
+                t,
+                n as u64,
+            ));
+            let t = stats(rounds, || {
+                g.write_lines(4, n as u64, io::sink())
+                    .expect("a sink does not fail")
+            });
+            let name = format!("lines/{isa}/{}", g.rng_name());
+            self.push(Figure::new(name, "id", 1, t, n as u64));
+        }
+        // Decode: the ids from the last fill, as newline-separated text.
+        let mut text = Vec::with_capacity(n * 33);
+        for id in &ids {
+            text.extend_from_slice(id.as_bytes());
+            text.push(b'\n');
+        }
+        let mut prefixes = vec![0u64; n];
+        let mut words = vec![0u32; 4 * n];
+        let t = stats(rounds, || {
+            let ok = kuuid::engine::decode_with(isa, &text, 33, &mut prefixes, &mut words)
+                .expect("shape is right");
+            assert_eq!(ok, n, "freshly minted ids decode");
+        });
+        self.push(Figure::new(format!("decode/{isa}"), "id", 1, t, n as u64));
+        if isa == kuuid::engine::isa() {
+            let mut back = vec![Kuuid::default(); n];
+            let t = stats(rounds, || {
+                Kuuid::parse_many(&text, 33, &mut back).expect("freshly minted ids parse")
+            });
+            self.push(Figure::new(
+                format!("parse_many/{isa}"),
+                "id",
+                1,
+                t,
+                n as u64,
+            ));
+        }
+        Ok(())
+    }
+
+    /// `kuuid::id()` one at a time (per-thread buffer, a clock read per
+    /// id), with time() and with the opt-in ticker.
+    fn single(&mut self, isa: Isa) -> Result<(), Failure> {
+        let (n, rounds) = (self.n, self.rounds);
+        let one_at_a_time = || {
+            stats(rounds, || {
+                for _ in 0..n {
+                    black_box(kuuid::id());
+                }
+            })
+        };
+        self.push(Figure::new(
+            format!("id/{isa}"),
+            "id",
+            1,
+            one_at_a_time(),
+            n as u64,
+        ));
+        let ticker = kuuid::clock::Ticker::start()?;
+        let t = one_at_a_time();
+        drop(ticker);
+        self.push(Figure::new(
+            format!("id+ticker/{isa}"),
+            "id",
+            1,
+            t,
+            n as u64,
+        ));
+        Ok(())
+    }
+
+    /// The other formats on the process's path: single and bulk text.
+    fn formats(&mut self) {
+        let (n, rounds) = (self.n, self.rounds);
+        let t = stats(rounds, || {
+            for _ in 0..n {
+                black_box(kuuid::v7().hyphenated_bytes());
+            }
+        });
+        self.push(Figure::new("v7/single".to_owned(), "id", 1, t, n as u64));
+        let mut v7 = vec![Uuid7::default(); n];
+        let mut v7_text = vec![[0u8; 36]; n];
+        let t = stats(rounds, || {
+            kuuid::fill_v7(&mut v7);
+            Uuid7::encode_hyphenated_many(&v7, &mut v7_text);
+            black_box(&v7_text);
+        });
+        self.push(Figure::new("v7/bulk-text".to_owned(), "id", 1, t, n as u64));
+        let t = stats(rounds, || {
+            for _ in 0..n {
+                black_box(kuuid::object_id().hex_bytes());
+            }
+        });
+        self.push(Figure::new(
+            "objectid/single".to_owned(),
+            "id",
+            1,
+            t,
+            n as u64,
+        ));
+        let mut oids = vec![ObjectId::default(); n];
+        let mut oid_text = vec![[0u8; 24]; n];
+        let t = stats(rounds, || {
+            kuuid::fill_object_ids(&mut oids);
+            ObjectId::encode_hex_many(&oids, &mut oid_text);
+            black_box(&oid_text);
+        });
+        self.push(Figure::new(
+            "objectid/bulk-text".to_owned(),
+            "id",
+            1,
+            t,
+            n as u64,
+        ));
+        for (name, algorithm) in [
+            ("couch/sequential", Algorithm::Sequential),
+            ("couch/utc_random", Algorithm::UtcRandom),
+        ] {
+            let uuids = Uuids::new(algorithm);
+            let mut s = String::with_capacity(40);
+            let t = stats(rounds, || {
+                for _ in 0..n {
+                    s.clear();
+                    uuids.mint_into(&mut s).expect("now is in range");
+                    black_box(&s);
+                }
+            });
+            self.push(Figure::new(name.to_owned(), "id", 1, t, n as u64));
+        }
+    }
+
+    /// Bulk `fill` and single `id()` on 1, 2, ... threads at once, each
+    /// with its own generator and buffer; ids/s in total and the scaling
+    /// over one thread.
+    fn threads(&mut self, counts: &[usize]) -> Result<(), Failure> {
+        let (n, rounds) = (self.n, self.rounds);
+        // Several fills per thread and round, so a round outlasts the
+        // threads' start.
+        let reps = 8;
+        let mut one = [f64::NAN; 2];
+        for &t in counts {
+            let secs = stats_threaded(
+                t,
+                rounds,
+                || (Generator::fast(), vec![Kuuid::default(); n]),
+                |(g, ids)| {
+                    for _ in 0..reps {
+                        g.fill(ids);
+                        black_box(&ids);
+                    }
+                },
+            );
+            let items = (t * n * reps) as u64;
+            let mut f = Figure::new(format!("threads/fill/{t}"), "id", t, secs, items);
+            if t == 1 {
+                one[0] = f.per_second;
+            }
+            f.scaling = Some(f.per_second / one[0]);
+            self.push(f);
+            let secs = stats_threaded(
+                t,
+                rounds,
+                || (),
+                |()| {
+                    for _ in 0..n {
+                        black_box(kuuid::id());
+                    }
+                },
+            );
+            let mut f = Figure::new(format!("threads/id/{t}"), "id", t, secs, (t * n) as u64);
+            if t == 1 {
+                one[1] = f.per_second;
+            }
+            f.scaling = Some(f.per_second / one[1]);
+            self.push(f);
+        }
+        Ok(())
+    }
+}
