@@ -47,17 +47,13 @@ fn threads_get_unique_values_each_in_order_across_many_blocks() {
         let runs = mint_on_threads(&seq, 4, 20_000);
         assert_unique_and_each_increasing(&runs);
         // Burned values stay few: a run per thread (at most half a block),
-        // the blocks in flight, and the odd ticket of a thread that slept
-        // through two block switches. (With tiny blocks those sleeps are
-        // common on a loaded machine, so there only order and uniqueness
-        // are checked.)
+        // the blocks in flight, and the run of a thread preempted between
+        // drawing its ticket and reading its block while three blocks went
+        // by (the ring keeps four). On a loaded machine those preemptions
+        // are common with small blocks, so the bound only catches waste
+        // that runs away.
         let max = runs.iter().flatten().max().unwrap();
-        if block >= 100 {
-            assert!(
-                *max < 80_000 + 4 * block / 2 + 3 * block + 800,
-                "block {block}: max {max}"
-            );
-        }
+        assert!(*max < 2 * 80_000 + 3 * block, "block {block}: max {max}");
     }
 }
 

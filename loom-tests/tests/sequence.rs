@@ -1,5 +1,5 @@
-//! The sequence's block handover (tickets, two seqlock slots, the
-//! installers' lock) under every interleaving loom explores: no value is
+//! The sequence's block handover (tickets, a ring of seqlock slots, here
+//! of two so that it wraps within a model, the installers' lock) under every interleaving loom explores: no value is
 //! handed out twice, each thread's values increase, a prefetch racing the
 //! claims changes neither, and after a "fork" (a new token) no value of a
 //! block leased under the old one comes back.
@@ -25,7 +25,7 @@ fn pid() -> u64 {
     1
 }
 
-fn claims(blocks: &Blocks, db: &Db, n: usize, token: u64) -> Vec<u64> {
+fn claims(blocks: &Blocks<2>, db: &Db, n: usize, token: u64) -> Vec<u64> {
     (0..n)
         .map(|_| {
             blocks
@@ -59,7 +59,7 @@ fn claims_and_a_prefetch_never_share_a_value() {
     let mut model = loom::model::Builder::new();
     model.max_branches = 100_000;
     model.check(|| {
-        let blocks = Arc::new(Blocks::new(1));
+        let blocks = Arc::new(Blocks::<2>::new(1));
         let db = Arc::new(Db::default());
         let claimer = {
             let (blocks, db) = (blocks.clone(), db.clone());
@@ -82,7 +82,7 @@ fn claims_and_a_prefetch_never_share_a_value() {
 #[test]
 fn claims_within_and_across_blocks() {
     loom::model(|| {
-        let blocks = Arc::new(Blocks::new(2));
+        let blocks = Arc::new(Blocks::<2>::new(2));
         let db = Arc::new(Db::default());
         let threads: Vec<_> = (0..2)
             .map(|_| {
@@ -100,7 +100,7 @@ fn claims_within_and_across_blocks() {
 #[test]
 fn a_new_token_never_reuses_an_old_block() {
     loom::model(|| {
-        let blocks = Arc::new(Blocks::new(2));
+        let blocks = Arc::new(Blocks::<2>::new(2));
         let db = Arc::new(Db::default());
         let parent = claims(&blocks, &db, 1, TOKEN);
         let threads: Vec<_> = (0..2)

@@ -1,11 +1,14 @@
-//! The lock-free handover between leased blocks: tickets and two slots.
+//! The lock-free handover between leased blocks: tickets and a ring of
+//! slots.
 //!
 //! Every value a [`Sequence`](super::Sequence) hands out has a ticket
 //! number, drawn with one `fetch_add` on a shared word: ticket `t` is
 //! offset `t % len` of block `t / len`, so no two claims ever get the same
 //! ticket. The blocks themselves (their first value, from the database)
-//! sit in two slots, block `i` in slot `i % 2`: the current one and the
-//! next, prefetched one. A slot is a seqlock: its writer makes the slot's
+//! sit in a ring of `SLOTS` slots, block `i` in slot `i % SLOTS`: the
+//! current one, the next (prefetched) one, and the last few, so that a
+//! thread that drew a ticket and was preempted before reading its block
+//! still finds it unless `SLOTS - 1` blocks went by meanwhile. A slot is a seqlock: its writer makes the slot's
 //! version odd, stores the block (index, first value, token), then makes
 //! the version even again; a reader that sees the same even version before
 //! and after reading has a whole block. (The version, not the index, is
@@ -76,15 +79,15 @@ pub struct Claim {
     pub prefetch: Option<u64>,
 }
 
-/// The shared state of one sequence: tickets, two slots and the writers'
-/// lock.
-pub struct Blocks {
+/// The shared state of one sequence: tickets, a ring of `SLOTS` slots (4
+/// unless a test wants the ring to wrap sooner) and the writers' lock.
+pub struct Blocks<const SLOTS: usize = 4> {
     len: u64,
     /// The offset whose claim asks for the next block (`None`: no
     /// prefetch, for tiny blocks).
     mark: Option<u64>,
     tickets: CachePadded<AtomicU64>,
-    slots: [Slot; 2],
+    slots: [Slot; SLOTS],
     /// 0, or the process id of the thread installing blocks.
     lock: AtomicU64,
     /// The next block index to install, and the token it was counted
@@ -93,17 +96,18 @@ pub struct Blocks {
     installed_token: AtomicU64,
 }
 
-impl Blocks {
+impl<const SLOTS: usize> Blocks<SLOTS> {
     /// Blocks of `len` values (at least 1). A claim that reaches `len / 10`
     /// values from a block's end asks for the next block (blocks of fewer
     /// than 16 values are not prefetched).
     pub fn new(len: u64) -> Self {
         assert!(len >= 1, "blocks hold at least one value");
+        assert!(SLOTS >= 2, "a current and a next block");
         Blocks {
             len,
             mark: (len >= 16).then(|| len - len / 10),
             tickets: CachePadded::new(AtomicU64::new(0)),
-            slots: [Slot::new(), Slot::new()],
+            slots: std::array::from_fn(|_| Slot::new()),
             lock: AtomicU64::new(0),
             installed: AtomicU64::new(0),
             installed_token: AtomicU64::new(0),
@@ -196,7 +200,7 @@ impl Blocks {
     }
 
     fn read(&self, i: u64, token: u64) -> Read {
-        let slot = &self.slots[(i % 2) as usize];
+        let slot = &self.slots[(i % SLOTS as u64) as usize];
         loop {
             let before = slot.version.load(Ordering::Acquire);
             if before % 2 == 1 {
@@ -224,7 +228,7 @@ impl Blocks {
 
     /// Stores block `i` in its slot (under the lock: one writer at a time).
     fn write(&self, i: u64, first: u64, token: u64) {
-        let slot = &self.slots[(i % 2) as usize];
+        let slot = &self.slots[(i % SLOTS as u64) as usize];
         // Odd while writing; already odd if a parent's writer was cut off
         // by a fork in the middle.
         let writing = slot.version.load(Ordering::Relaxed) | 1;

@@ -2,7 +2,8 @@
 //! many rows each owning a disjoint range (its "multiple counter
 //! documents").
 
-use super::{BlockSource, BoxError, Error};
+use super::error::{BoxError, Error};
+use super::source::BlockSource;
 
 /// Named counters kept durably: the one operation every block source
 /// needs from its database.

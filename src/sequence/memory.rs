@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use super::{BoxError, CounterStore};
+use super::counter::CounterStore;
+use super::error::BoxError;
 
 /// Counters in a map behind a mutex (taken once per lease, not per value).
 /// Nothing survives the process: a new one starts every counter afresh.

@@ -40,145 +40,26 @@ mod blocks;
 #[cfg(any(feature = "rusqlite", feature = "postgres"))]
 mod connection;
 mod counter;
+mod error;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
 pub mod render;
 pub mod retry;
+mod source;
 #[cfg(feature = "rusqlite")]
 mod sqlite;
 
 #[doc(hidden)]
 pub use blocks::{Blocks, Claim};
 pub use counter::{Counter, CounterStore, ShardedCounter};
+pub use error::{BoxError, Error};
 pub use memory::MemoryCounters;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresCounters;
+pub use source::BlockSource;
 #[cfg(feature = "rusqlite")]
 pub use sqlite::SqliteCounters;
-
-/// The error a database driver's failure is wrapped in.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
-
-/// Where a [`Sequence`] leases its blocks.
-///
-/// `lease(len)` returns the first of `len` values that from then on belong
-/// to the caller alone, and only once that is durable: a value it returns
-/// must never be returned again, even by another process or after a crash.
-///
-/// ```
-/// use kuuid::sequence::{BlockSource, Counter, MemoryCounters};
-/// let c = Counter::new(MemoryCounters::new(), "n");
-/// assert_eq!(c.lease(10)?, 1);
-/// assert_eq!(c.lease(10)?, 11);
-/// # Ok::<(), kuuid::sequence::Error>(())
-/// ```
-pub trait BlockSource: Send + Sync + 'static {
-    /// Leases `len` values (at least 1) and returns the first.
-    fn lease(&self, len: u64) -> Result<u64, Error>;
-
-    /// Whether a [`Sequence`] should lease the next block on a background
-    /// thread (yes for a database: a round trip is worth a thread's
-    /// wake-up; no for memory, where waking the thread costs more than the
-    /// lease).
-    fn prefetch_in_background(&self) -> bool {
-        true
-    }
-}
-
-/// A shared source: several sequences (or a sequence and its owner) can
-/// hold one.
-impl<S: BlockSource + ?Sized> BlockSource for Arc<S> {
-    fn lease(&self, len: u64) -> Result<u64, Error> {
-        (**self).lease(len)
-    }
-
-    fn prefetch_in_background(&self) -> bool {
-        (**self).prefetch_in_background()
-    }
-}
-
-/// What went wrong leasing or handing out values.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Error {
-    /// The store failed (the database's own error inside).
-    Store(BoxError),
-    /// Every counter the source may lease from is used up: leasing `len`
-    /// more would pass `limit`.
-    Exhausted {
-        /// The counter (for a sharded one, its name without the shard).
-        name: String,
-        /// Values asked for.
-        len: u64,
-        /// The first value the counter may not reach.
-        limit: u64,
-    },
-    /// The operating system's random generator failed.
-    Random(getrandom::Error),
-    /// A value could not be rendered as asked.
-    Render(render::RenderError),
-    /// A block length or range the source cannot hold (0, or past what
-    /// the store's integers take).
-    Length {
-        /// What was asked for.
-        what: &'static str,
-        /// The value.
-        value: u64,
-        /// The largest allowed.
-        max: u64,
-    },
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Store(e) => {
-                // Drivers keep the server's words in the source (postgres'
-                // Display is only "db error").
-                write!(f, "counter store: {e}")?;
-                let mut source = e.source();
-                while let Some(s) = source {
-                    write!(f, ": {s}")?;
-                    source = s.source();
-                }
-                Ok(())
-            }
-            Error::Random(e) => write!(f, "random generator: {e}"),
-            Error::Render(e) => e.fmt(f),
-            Error::Exhausted { name, len, limit } => write!(
-                f,
-                "counter {name:?} is used up: {len} more values would reach its limit {limit}"
-            ),
-            Error::Length { what, value, max } => {
-                write!(f, "{what} {value} is out of range (1..={max})")
-            }
-        }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Store(e) => Some(&**e),
-            Error::Random(e) => Some(e),
-            Error::Render(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<getrandom::Error> for Error {
-    fn from(e: getrandom::Error) -> Self {
-        Error::Random(e)
-    }
-}
-
-impl From<render::RenderError> for Error {
-    fn from(e: render::RenderError) -> Self {
-        Error::Render(e)
-    }
-}
 
 /// A thread's run of claimed values: `next..end`, under fork token `token`.
 #[derive(Clone, Copy)]

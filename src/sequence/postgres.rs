@@ -3,7 +3,8 @@
 use postgres::{Client, NoTls};
 
 use super::connection::PerProcess;
-use super::{BoxError, CounterStore, Error};
+use super::counter::CounterStore;
+use super::error::{BoxError, Error};
 
 /// Counters in the table `kuuid_counters (name text PRIMARY KEY, next
 /// bigint)` of a PostgreSQL database, created if missing. A lease is one

@@ -108,7 +108,7 @@ pub fn insert_unique<T, E: UniqueViolation>(
 /// assert!(n < 1_000_000_000_000);
 /// # Ok::<(), kuuid::sequence::Error>(())
 /// ```
-pub fn random_decimal(digits: usize) -> Result<u64, super::Error> {
+pub fn random_decimal(digits: usize) -> Result<u64, super::error::Error> {
     if digits == 0 || digits > MAX_DECIMAL_WIDTH {
         return Err(RenderError::Width(digits).into());
     }

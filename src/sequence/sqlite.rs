@@ -6,7 +6,8 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 
 use super::connection::PerProcess;
-use super::{BoxError, CounterStore, Error};
+use super::counter::CounterStore;
+use super::error::{BoxError, Error};
 
 /// Counters in the table `kuuid_counters (name TEXT PRIMARY KEY, next
 /// INTEGER)` of a SQLite file, created if missing. A lease is one
