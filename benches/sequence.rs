@@ -15,60 +15,49 @@ use kuuid::sequence::{
     BlockSource, Counter, CounterStore, MemoryCounters, PostgresCounters, Sequence, SqliteCounters,
 };
 
+/// Wall time per value of `iters` values minted by `threads` threads at
+/// once, each in the same loop: 1 and 2 threads run through the same
+/// harness, so their ratio is the scaling.
+fn on_threads(threads: u64, iters: u64, mint: impl Fn() + Sync) -> Duration {
+    let per_thread = iters.div_ceil(threads);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                for _ in 0..per_thread {
+                    mint();
+                }
+            });
+        }
+    });
+    start.elapsed()
+}
+
 fn in_memory(c: &mut Criterion) {
     let mut g = c.benchmark_group("sequence in memory");
     g.throughput(Throughput::Elements(1));
+    for threads in [1, 2] {
+        let seq = Sequence::new(Counter::new(MemoryCounters::new(), "n"), 1000).unwrap();
+        g.bench_function(format!("next, block 1000, {threads} thread(s)"), |b| {
+            b.iter_custom(|iters| {
+                on_threads(threads, iters, || {
+                    black_box(seq.next().unwrap());
+                })
+            })
+        });
+    }
+    // The floor for scaling: a counter each thread owns, nothing shared.
+    for threads in [1, 2] {
+        g.bench_function(format!("own counter, {threads} thread(s)"), |b| {
+            b.iter_custom(|iters| {
+                on_threads(threads, iters, || {
+                    thread_local!(static N: std::cell::Cell<u64> = const { std::cell::Cell::new(0) });
+                    N.with(|n| n.set(black_box(n.get() + 1)));
+                })
+            })
+        });
+    }
     let seq = Sequence::new(Counter::new(MemoryCounters::new(), "n"), 1000).unwrap();
-    g.bench_function("next, block 1000, 1 thread", |b| {
-        b.iter(|| black_box(seq.next().unwrap()))
-    });
-    // Time per value with both threads minting at once: total values over
-    // the wall time, so half the one-thread time means a 2x speed-up.
-    let shared = Arc::new(Sequence::new(Counter::new(MemoryCounters::new(), "n"), 1000).unwrap());
-    g.bench_function("next, block 1000, 2 threads (time per value)", |b| {
-        b.iter_custom(|iters| {
-            let per_thread = iters.div_ceil(2);
-            let start = Instant::now();
-            std::thread::scope(|s| {
-                for _ in 0..2 {
-                    s.spawn(|| {
-                        for _ in 0..per_thread {
-                            black_box(shared.next().unwrap());
-                        }
-                    });
-                }
-            });
-            start.elapsed()
-        })
-    });
-    // The floor for scaling: the same loop on a counter each thread owns,
-    // with nothing shared. On a machine whose two vCPUs share a core, this
-    // shows what two threads can gain at all.
-    g.bench_function("own counter, 1 thread", |b| {
-        let mut n = 0u64;
-        b.iter(|| {
-            n += 1;
-            black_box(n)
-        })
-    });
-    g.bench_function("own counters, 2 threads (time per value)", |b| {
-        b.iter_custom(|iters| {
-            let per_thread = iters.div_ceil(2);
-            let start = Instant::now();
-            std::thread::scope(|s| {
-                for _ in 0..2 {
-                    s.spawn(move || {
-                        let mut n = 0u64;
-                        for _ in 0..per_thread {
-                            n += 1;
-                            black_box(n);
-                        }
-                    });
-                }
-            });
-            start.elapsed()
-        })
-    });
     let mut buf = vec![0u64; 4096];
     g.throughput(Throughput::Elements(buf.len() as u64));
     g.bench_function("fill 4096, block 1000", |b| {

@@ -90,10 +90,9 @@ fn the_next_block_is_leased_in_the_background_before_it_is_needed() {
         leases: AtomicU64::new(0),
         threads: Mutex::new(Vec::new()),
     });
-    // Blocks of 100, taken in runs of 50: the claim that reaches the 90 %
-    // mark asks for the next block 50 values before the end. A consumer
-    // that spends a millisecond per value (one that does real work) leaves
-    // the prefetch thread 50 ms to lease it.
+    // Blocks of 100, each taken whole by the thread: taking one asks for
+    // the next. A consumer that spends a millisecond per value (one that
+    // does real work) leaves the prefetch thread 100 ms to lease it.
     let seq = Sequence::new(watched.clone(), 100).unwrap();
     for _ in 0..400 {
         seq.next().unwrap();

@@ -55,7 +55,11 @@ impl CounterStore for MemoryCounters {
         limit: u64,
     ) -> Result<Option<u64>, BoxError> {
         let mut map = self.lock();
-        let next = map.entry(name.to_owned()).or_insert(first);
+        // `entry` would allocate the name on every lease.
+        if !map.contains_key(name) {
+            map.insert(name.to_owned(), first);
+        }
+        let next = map.get_mut(name).expect("inserted above");
         Ok(match next.checked_add(len) {
             Some(end) if end <= limit => Some(std::mem::replace(next, end)),
             _ => None,

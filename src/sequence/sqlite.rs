@@ -54,12 +54,34 @@ impl SqliteCounters {
     fn connect(&self) -> rusqlite::Result<Connection> {
         let conn = Connection::open(&self.path)?;
         conn.busy_timeout(Duration::from_secs(30))?;
-        let _: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS kuuid_counters (name TEXT PRIMARY KEY, next INTEGER NOT NULL) STRICT",
-        )?;
-        Ok(conn)
+        // Switching a new file to WAL while another process does the same
+        // fails at once with SQLITE_BUSY (SQLite calls no busy handler
+        // there): retry for up to 30 s, as the busy timeout would.
+        let mut tries = 0;
+        loop {
+            let setup = conn
+                .query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))
+                .and_then(|_| {
+                    conn.execute_batch(
+                        "CREATE TABLE IF NOT EXISTS kuuid_counters (name TEXT PRIMARY KEY, next INTEGER NOT NULL) STRICT",
+                    )
+                });
+            match setup {
+                Err(e) if is_busy(&e) && tries < 3000 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                other => return other.map(|()| conn),
+            }
+        }
     }
+}
+
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
 }
 
 /// Moves the counter on by `len` if it stays within `limit`; the old value.
