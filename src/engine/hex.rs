@@ -9,19 +9,7 @@ use crate::engine::aarch64::hex as neon;
 #[cfg(target_arch = "x86_64")]
 use crate::engine::x86_64::hex as x86;
 
-/// A value the batch encoders read as `N` bytes (arrays, and the id types
-/// above the engine, which implement it without the engine knowing them).
-pub(crate) trait Bytes<const N: usize> {
-    /// The bytes, in text order.
-    fn bytes(&self) -> &[u8; N];
-}
-
-impl<const N: usize> Bytes<N> for [u8; N] {
-    #[inline(always)]
-    fn bytes(&self) -> &[u8; N] {
-        self
-    }
-}
+pub(crate) use crate::engine::bytes::Bytes;
 
 /// Lowercase hex digits, in ASCII order.
 pub(crate) const DIGITS: &[u8; 16] = b"0123456789abcdef";

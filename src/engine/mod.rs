@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 pub(crate) mod base36;
+mod bytes;
 pub(crate) mod hex;
 pub mod scalar;
 #[cfg(target_arch = "x86_64")]

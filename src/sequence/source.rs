@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::error::Error;
 
-/// Where a [`Sequence`] leases its blocks.
+/// Where a [`Sequence`](super::Sequence) leases its blocks.
 ///
 /// `lease(len)` returns the first of `len` values that from then on belong
 /// to the caller alone, and only once that is durable: a value it returns
@@ -24,7 +24,7 @@ pub trait BlockSource: Send + Sync + 'static {
     /// Leases `len` values (at least 1) and returns the first.
     fn lease(&self, len: u64) -> Result<u64, Error>;
 
-    /// Whether a [`Sequence`] should lease the next block on a background
+    /// Whether a [`Sequence`](super::Sequence) should lease the next block on a background
     /// thread (yes for a database: a round trip is worth a thread's
     /// wake-up; no for memory, where waking the thread costs more than the
     /// lease).

@@ -12,7 +12,7 @@ mod report;
 use std::hint::black_box;
 use std::io::{self, IsTerminal, Write};
 use std::sync::Barrier;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -80,31 +80,45 @@ fn stats(rounds: u64, mut f: impl FnMut()) -> [f64; 3] {
     [t[0], t[t.len() / 2], t[t.len() - 1]]
 }
 
-/// Seconds per round with `threads` threads each running `work` on state
-/// from `init` (made before the clock starts): the wall time from a common
-/// start to the last thread's end.
+/// Seconds per item with `threads` threads at once, each running `unit`
+/// (which returns the items it made) on state from `init` (made before the
+/// clock starts) until `span` has passed. A round's time is from the first
+/// thread's start to the last one's end, read by the threads themselves (a
+/// timing thread of its own could be descheduled while they work), and it
+/// lasts long enough that a vCPU the host is slow to wake costs little.
 fn stats_threaded<S>(
     threads: usize,
     rounds: u64,
+    span: Duration,
     init: impl Fn() -> S + Sync,
-    work: impl Fn(&mut S) + Sync,
+    unit: impl Fn(&mut S) -> u64 + Sync,
 ) -> [f64; 3] {
     let round = || {
-        let barrier = Barrier::new(threads + 1);
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|| {
-                    let mut state = init();
-                    barrier.wait();
-                    work(&mut state);
-                    barrier.wait();
-                });
-            }
-            barrier.wait();
-            let start = Instant::now();
-            barrier.wait();
-            start.elapsed().as_secs_f64()
-        })
+        let barrier = Barrier::new(threads);
+        let runs: Vec<(Instant, Instant, u64)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut state = init();
+                        barrier.wait();
+                        let start = Instant::now();
+                        let mut items = 0;
+                        while start.elapsed() < span {
+                            items += unit(&mut state);
+                        }
+                        (start, Instant::now(), items)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a bench thread does not panic"))
+                .collect()
+        });
+        let first = runs.iter().map(|r| r.0).min().expect("one thread or more");
+        let last = runs.iter().map(|r| r.1).max().expect("one thread or more");
+        let items: u64 = runs.iter().map(|r| r.2).sum();
+        (last - first).as_secs_f64() / items as f64
     };
     round();
     let mut t: Vec<f64> = (0..rounds).map(|_| round()).collect();
@@ -159,7 +173,10 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
         bench.single(process_path)?;
     }
     bench.formats();
-    bench.threads(&thread_counts)?;
+    // Each thread round runs this long: a host slow to wake a vCPU then
+    // costs a few percent, not the round.
+    let span = Duration::from_millis(if a.quick { 5 } else { 20 });
+    bench.threads(&thread_counts, span)?;
     bench.progress.finish_and_clear();
     let report = Report {
         schema: SCHEMA.to_owned(),
@@ -411,42 +428,40 @@ impl Bench {
     /// Bulk `fill` and single `id()` on 1, 2, ... threads at once, each
     /// with its own generator and buffer; ids/s in total and the scaling
     /// over one thread.
-    fn threads(&mut self, counts: &[usize]) -> Result<(), Failure> {
+    fn threads(&mut self, counts: &[usize], span: Duration) -> Result<(), Failure> {
         let (n, rounds) = (self.n, self.rounds);
-        // Several fills per thread and round, so a round outlasts the
-        // threads' start.
-        let reps = 8;
         let mut one = [f64::NAN; 2];
         for &t in counts {
-            let secs = stats_threaded(
+            let per_item = stats_threaded(
                 t,
                 rounds,
+                span,
                 || (Generator::fast(), vec![Kuuid::default(); n]),
                 |(g, ids)| {
-                    for _ in 0..reps {
-                        g.fill(ids);
-                        black_box(&ids);
-                    }
+                    g.fill(ids);
+                    black_box(&ids);
+                    n as u64
                 },
             );
-            let items = (t * n * reps) as u64;
-            let mut f = Figure::new(format!("threads/fill/{t}"), "id", t, secs, items);
+            let mut f = Figure::new(format!("threads/fill/{t}"), "id", t, per_item, 1);
             if t == 1 {
                 one[0] = f.per_second;
             }
             f.scaling = Some(f.per_second / one[0]);
             self.push(f);
-            let secs = stats_threaded(
+            let per_item = stats_threaded(
                 t,
                 rounds,
+                span,
                 || (),
                 |()| {
-                    for _ in 0..n {
+                    for _ in 0..1024 {
                         black_box(kuuid::id());
                     }
+                    1024
                 },
             );
-            let mut f = Figure::new(format!("threads/id/{t}"), "id", t, secs, (t * n) as u64);
+            let mut f = Figure::new(format!("threads/id/{t}"), "id", t, per_item, 1);
             if t == 1 {
                 one[1] = f.per_second;
             }

@@ -8,7 +8,7 @@
 
 use std::arch::aarch64::*;
 
-use crate::engine::hex::Bytes;
+use crate::engine::bytes::Bytes;
 
 const DIGITS: [u8; 16] = *b"0123456789abcdef";
 /// `tbl` index that reads 0 (for the OR that puts a dash there).

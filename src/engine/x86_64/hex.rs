@@ -10,7 +10,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::engine::hex::Bytes;
+use crate::engine::bytes::Bytes;
 
 /// Nibbles to ASCII, in each 128-bit lane.
 const DIGITS: [u8; 16] = *b"0123456789abcdef";
