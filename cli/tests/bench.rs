@@ -2,20 +2,10 @@
 //! document that `--baseline` reads back, and a bad baseline is one line
 //! and exit 2.
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn kuuid(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kuuid"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+mod common;
+use common::{kuuid, stderr};
 
 /// A small, fast run as JSON.
 fn json(extra: &[&str]) -> Value {

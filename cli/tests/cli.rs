@@ -3,12 +3,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn kuuid(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kuuid"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::{kuuid, stderr, stdout};
 
 fn kuuid_stdin(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kuuid"))
@@ -20,14 +16,6 @@ fn kuuid_stdin(args: &[&str], input: &[u8]) -> Output {
         .unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
 }
 
 #[test]

@@ -12,23 +12,11 @@ use std::process::{Command, Output, Stdio};
 
 use kuuid::sequence::render::{decode_base62, decode_decimal};
 
-fn kuuid(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kuuid"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::{kuuid, stderr, stdout};
 
 fn lines(o: &Output) -> Vec<String> {
-    String::from_utf8(o.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
+    stdout(o).lines().map(str::to_owned).collect()
 }
 
 /// A fresh SQLite path, removed (with its WAL files) when dropped.

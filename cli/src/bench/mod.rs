@@ -69,13 +69,19 @@ fn parse_isa(s: &str) -> Result<Isa, String> {
 /// one warm-up run.
 fn stats(rounds: u64, mut f: impl FnMut()) -> [f64; 3] {
     f();
-    let mut t: Vec<f64> = (0..rounds)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64()
-        })
-        .collect();
+    spread(
+        (0..rounds)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed().as_secs_f64()
+            })
+            .collect(),
+    )
+}
+
+/// Min, median and max of the rounds' figures.
+fn spread(mut t: Vec<f64>) -> [f64; 3] {
     t.sort_by(f64::total_cmp);
     [t[0], t[t.len() / 2], t[t.len() - 1]]
 }
@@ -121,9 +127,7 @@ fn stats_threaded<S>(
         (last - first).as_secs_f64() / items as f64
     };
     round();
-    let mut t: Vec<f64> = (0..rounds).map(|_| round()).collect();
-    t.sort_by(f64::total_cmp);
-    [t[0], t[t.len() / 2], t[t.len() - 1]]
+    spread((0..rounds).map(|_| round()).collect())
 }
 
 fn machine_failure(e: impl std::fmt::Display) -> Failure {
