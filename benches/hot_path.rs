@@ -124,7 +124,7 @@ fn scaling(c: &mut Criterion) {
                 })
             })
         });
-        // The process-wide v7 sequence: one 128-bit word both threads CAS.
+        // The process-wide v7 sequence: one 64-bit word both threads add to.
         g.bench_function(format!("v7 x{threads}"), |b| {
             b.iter_custom(|iters| {
                 run_threads(threads, iters, || {

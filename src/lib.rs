@@ -70,10 +70,12 @@ pub mod serde {
     pub use crate::external::serde::{IdText, any, as_str};
 }
 
-/// The fork token's protocol, for the loom models in `loom-tests/` only.
+/// The fork token's protocol and the UUIDv7 claim, for the loom models in
+/// `loom-tests/` only.
 #[cfg(loom)]
 #[doc(hidden)]
 pub mod __loom {
+    pub use crate::formats::v7::{SequenceWord, claim as v7_claim};
     pub use crate::rng::fork::{TokenWord, replace_token, token_of};
 }
 

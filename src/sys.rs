@@ -2,6 +2,7 @@
 //! inherit. Every `unsafe` call into the OS lives here (SIMD's lives in
 //! `engine/`).
 
+use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -97,6 +98,9 @@ pub(crate) fn coarse_millis() -> u64 {
 static GUARD_DISABLED: AtomicBool = AtomicBool::new(false);
 
 /// Words that read 0 in a freshly forked child (see [`process_words`]).
+/// Each word written on every id of its format has a cache line of its own,
+/// so minting one format on one thread does not evict the fork token that
+/// every other thread reads on every id.
 #[derive(Debug)]
 pub(crate) struct ProcessWords {
     /// The fork detector: the process token (`rng::fork`).
@@ -106,17 +110,17 @@ pub(crate) struct ProcessWords {
     pub(crate) ticked_secs: AtomicU64,
     /// The last UUIDv7 sequence value minted "now" (`formats::v7`); 0 in a
     /// child, which then starts its own sequence as a new process would.
-    pub(crate) v7: portable_atomic::AtomicU128,
+    pub(crate) v7: CachePadded<AtomicU64>,
     /// The ObjectId state: the 5-byte process value and the 3-byte counter
     /// of the last ObjectId (`formats::objectid`); 0 until the first one,
     /// and in a child, which then draws its own value.
-    pub(crate) object_id: AtomicU64,
+    pub(crate) object_id: CachePadded<AtomicU64>,
     /// CouchDB `sequential`: the last id's 13-byte prefix and 3-byte
     /// counter (`formats::couch`); 0 until the first, and in a child, which
     /// then draws its own prefix.
-    pub(crate) couch_sequential: portable_atomic::AtomicU128,
+    pub(crate) couch_sequential: CachePadded<portable_atomic::AtomicU128>,
     /// CouchDB `utc_random`/`utc_id`: the last id's microseconds.
-    pub(crate) couch_utc: AtomicU64,
+    pub(crate) couch_utc: CachePadded<AtomicU64>,
 }
 
 // The words must fit the one page `wipe_on_fork_page` maps.
@@ -127,10 +131,10 @@ impl ProcessWords {
         ProcessWords {
             token: AtomicU64::new(0),
             ticked_secs: AtomicU64::new(0),
-            v7: portable_atomic::AtomicU128::new(0),
-            object_id: AtomicU64::new(0),
-            couch_sequential: portable_atomic::AtomicU128::new(0),
-            couch_utc: AtomicU64::new(0),
+            v7: CachePadded::new(AtomicU64::new(0)),
+            object_id: CachePadded::new(AtomicU64::new(0)),
+            couch_sequential: CachePadded::new(portable_atomic::AtomicU128::new(0)),
+            couch_utc: CachePadded::new(AtomicU64::new(0)),
         }
     }
 

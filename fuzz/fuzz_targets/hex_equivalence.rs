@@ -1,8 +1,9 @@
 //! Random batches of values (odd tails included), every hex shape: every
-//! path writes exactly what scalar writes, and nothing past the texts.
+//! path, and the single-id SWAR code, writes exactly what scalar writes,
+//! and nothing past the texts.
 #![no_main]
 
-use kuuid::engine::{HexShape, Isa, hex_with};
+use kuuid::engine::{HexShape, Isa, hex_one_by_one, hex_with};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: (Vec<u8>, u8)| {
@@ -21,4 +22,10 @@ fuzz_target!(|input: (Vec<u8>, u8)| {
         hex_with(isa, shape, src, &mut got).unwrap();
         assert!(got == want, "{isa} differs from scalar on {shape:?}");
     }
+    let mut got = vec![0xA5u8; count * len + 64];
+    hex_one_by_one(shape, src, &mut got).unwrap();
+    assert!(
+        got == want,
+        "the single-id path differs from scalar on {shape:?}"
+    );
 });

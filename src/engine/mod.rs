@@ -684,3 +684,41 @@ pub fn hex_with(
     }
     Ok(count)
 }
+
+/// Hex-encodes the values packed in `src` into `out` one at a time on the
+/// single-id path (the SWAR code behind `Uuid7`'s and `ObjectId`'s text),
+/// for tests and fuzzing; returns how many. As [`hex_with`], without a
+/// path to choose.
+///
+/// ```
+/// use kuuid::engine::{hex_one_by_one, HexShape};
+/// let mut out = [0u8; 48];
+/// assert_eq!(hex_one_by_one(HexShape::ObjectId, &[0x0f; 24], &mut out)?, 2);
+/// assert_eq!(&out[..24], b"0f0f0f0f0f0f0f0f0f0f0f0f");
+/// # Ok::<(), kuuid::engine::EngineError>(())
+/// ```
+pub fn hex_one_by_one(shape: HexShape, src: &[u8], out: &mut [u8]) -> Result<usize, EngineError> {
+    let (size, len) = shape.sizes();
+    if !src.len().is_multiple_of(size) {
+        return Err(EngineError::Shape("source is not whole values"));
+    }
+    let count = src.len() / size;
+    if out.len() / len < count {
+        return Err(EngineError::Shape("output too short for the texts"));
+    }
+    for (v, text) in src.chunks_exact(size).zip(out.chunks_exact_mut(len)) {
+        match shape {
+            HexShape::Simple => text.copy_from_slice(&hex::simple(be128(v))),
+            HexShape::Hyphenated => text.copy_from_slice(&hex::hyphenated(be128(v))),
+            HexShape::ObjectId => {
+                text.copy_from_slice(&hex::hex24(v.try_into().expect("12-byte chunk")))
+            }
+        }
+    }
+    Ok(count)
+}
+
+/// A 16-byte chunk as a big-endian `u128`.
+fn be128(v: &[u8]) -> u128 {
+    u128::from_be_bytes(v.try_into().expect("16-byte chunk"))
+}

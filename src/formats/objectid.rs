@@ -80,7 +80,7 @@ impl ObjectId {
     /// assert_eq!(id.encode_hex(&mut buf), "abababababababababababab");
     /// ```
     pub fn encode_hex<'a>(&self, buf: &'a mut [u8; 24]) -> &'a str {
-        hex::encode_lower(&self.0, buf);
+        *buf = self.hex_bytes();
         std::str::from_utf8(buf).expect("hex is ASCII")
     }
 
@@ -93,9 +93,7 @@ impl ObjectId {
     /// ```
     #[inline]
     pub fn hex_bytes(&self) -> [u8; 24] {
-        let mut buf = [0u8; 24];
-        hex::encode_lower(&self.0, &mut buf);
-        buf
+        hex::hex24(&self.0)
     }
 
     /// The 24-character texts of many ids at once, on the engine's SIMD

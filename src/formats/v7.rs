@@ -1,20 +1,32 @@
 //! UUIDv7 (RFC 9562 §5.7), laid out as npm kuuid 3.x lays it out, with a
-//! longer counter: 48-bit big-endian milliseconds | version `7` | a 42-bit
-//! counter (12 bits in `rand_a`, then the top 30 bits of `rand_b`) |
-//! variant `10` | 32 random bits.
+//! longer counter: 48-bit big-endian milliseconds | version `7` | a 22-bit
+//! counter (12 bits in `rand_a`, then the top 10 bits of `rand_b`) |
+//! variant `10` | 52 random bits.
 //!
 //! **Order.** [`v7()`](crate::v7) is strictly increasing across every thread
-//! of the process, without a lock: one 128-bit atomic word holds the last
-//! (milliseconds, counter) pair, advanced with a compare-and-swap (RFC 9562
-//! §6.2 method 1, "fixed bit-length dedicated counter"). A new millisecond
-//! starts the counter at a random value below 2^41, so every millisecond
-//! has room for at least 2^41 ids: the counter never runs into the next
-//! millisecond at any rate a CPU can mint, and ids carry the clock's
-//! millisecond (drift 0) unless the clock steps back, when they keep the
-//! newest millisecond until it catches up. If the counter ever overflowed,
-//! the millisecond would move on by one: never a wait, a longer id or a
-//! repeat. The word sits in the process's wipe-on-fork page, so a forked
-//! child starts its own sequence as a new process would.
+//! of the process, without a lock (RFC 9562 §6.2 method 1, "fixed
+//! bit-length dedicated counter"): one 64-bit atomic word holds the last
+//! (milliseconds, counter) pair as `ms << 22 | counter`, and an id takes the
+//! next value with one `fetch_add` (a locked `xadd`, which never retries).
+//! Only when the word's millisecond is behind the clock does a
+//! compare-and-swap move it to the clock's millisecond, with the counter at
+//! a random value below 2^21. So every millisecond has room for at least
+//! 2^21 (2.1 million) ids: below 2.1 billion ids a second ids carry the
+//! clock's millisecond (drift 0); a faster burst runs ahead of the clock by
+//! at most one millisecond per 2^21 ids, as the counter carries into the
+//! millisecond (never a wait, a longer id or a repeat). If the clock steps
+//! back, ids keep the newest millisecond until it catches up. The word sits
+//! in the process's wipe-on-fork page, so a forked child starts its own
+//! sequence as a new process would.
+//!
+//! **Why 22 bits.** 42 bits of milliseconds and 22 of counter fill one
+//! 64-bit word, and a 64-bit `fetch_add` costs about half a 128-bit
+//! compare-and-swap (`lock cmpxchg16b`), which also retried whenever two
+//! threads met. The 42 bits hold milliseconds until 2109-05-15; from 17
+//! minutes before that, ids minted now take a random counter start, as
+//! [`try_v7`](crate::try_v7) does: unique, ordered along one
+//! [`fill_v7`](crate::fill_v7) slice or [`V7Generator`] block, but not
+//! across calls.
 //!
 //! **Clock.** "Now" is the kernel's coarse clock (`CLOCK_REALTIME_COARSE`
 //! on Linux, advancing once per tick), so an id can lag the precise time by
@@ -29,18 +41,24 @@
 use std::fmt;
 use std::str::FromStr;
 
-use portable_atomic::AtomicU128;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::engine::hex;
 use crate::time::{TimeError, Timestamp};
 
-/// Bits of the counter: 12 in `rand_a` and 30 at the top of `rand_b`.
-const COUNTER_BITS: u32 = 42;
-/// A new millisecond's counter starts below this (so at least 2^41 ids fit).
+/// Bits of the counter: 12 in `rand_a` and 10 at the top of `rand_b`.
+const COUNTER_BITS: u32 = 22;
+/// Bits of `rand_b` below the counter, all random.
+const RANDOM_BITS: u32 = 52;
+/// A new millisecond's counter starts below this (so at least 2^21 ids fit).
 const START_LIMIT: u64 = 1 << (COUNTER_BITS - 1);
+/// Counter bits at the top of `rand_b` (the rest are in `rand_a`).
+const LOW_COUNTER_BITS: u32 = COUNTER_BITS - 12;
 /// The largest millisecond value a UUIDv7 holds (48 bits: year 10889).
 const MAX_MS: u64 = (1 << 48) - 1;
+/// The sequence word orders ids minted now before this millisecond: 2^42
+/// (2109-05-15) less 2^20 ms, so that no counter carry can reach bit 64.
+const SEQUENCE_MS_LIMIT: u64 = (1 << 42) - (1 << 20);
 
 /// A UUIDv7: 16 bytes, big-endian, version 7 and variant `10` checked.
 /// Byte order is time order.
@@ -118,7 +136,7 @@ impl Uuid7 {
         Timestamp::from_millis((self.to_u128() >> 80) as u64)
     }
 
-    /// The 42-bit counter (`rand_a` and the top 30 bits of `rand_b`).
+    /// The 22-bit counter (`rand_a` and the top 10 bits of `rand_b`).
     ///
     /// ```
     /// let (a, b) = (kuuid::v7(), kuuid::v7());
@@ -127,18 +145,19 @@ impl Uuid7 {
     pub const fn counter(&self) -> u64 {
         let v = self.to_u128();
         let rand_a = (v >> 64) as u64 & 0xfff;
-        let rand_b_top = (v >> 32) as u64 & ((1 << 30) - 1);
-        rand_a << 30 | rand_b_top
+        let rand_b_top = (v >> RANDOM_BITS) as u64 & ((1 << LOW_COUNTER_BITS) - 1);
+        rand_a << LOW_COUNTER_BITS | rand_b_top
     }
 
-    /// The id built from a millisecond, a counter and 32 random bits.
-    const fn build(ms: u64, counter: u64, random: u32) -> Self {
+    /// The id built from a millisecond, a counter (its low 22 bits) and 52
+    /// random bits (the low 52 of `random`).
+    const fn build(ms: u64, counter: u64, random: u64) -> Self {
         let v = (ms as u128) << 80
             | 7 << 76
-            | ((counter >> 30) as u128 & 0xfff) << 64
+            | ((counter >> LOW_COUNTER_BITS) as u128 & 0xfff) << 64
             | 0b10 << 62
-            | ((counter & ((1 << 30) - 1)) as u128) << 32
-            | random as u128;
+            | ((counter & ((1 << LOW_COUNTER_BITS) - 1)) as u128) << RANDOM_BITS
+            | (random & ((1 << RANDOM_BITS) - 1)) as u128;
         Uuid7(v.to_be_bytes())
     }
 
@@ -150,7 +169,7 @@ impl Uuid7 {
     /// assert_eq!(&text[14..15], "7");
     /// ```
     pub fn encode_hyphenated<'a>(&self, buf: &'a mut [u8; 36]) -> &'a str {
-        hex::encode_dashed(&self.0, buf);
+        *buf = self.hyphenated_bytes();
         std::str::from_utf8(buf).expect("hex is ASCII")
     }
 
@@ -196,9 +215,7 @@ impl Uuid7 {
     /// ```
     #[inline]
     pub fn hyphenated_bytes(&self) -> [u8; 36] {
-        let mut buf = [0u8; 36];
-        hex::encode_dashed(&self.0, &mut buf);
-        buf
+        hex::hyphenated(self.to_u128())
     }
 
     /// The 32-character text without dashes (npm `v7s`) as bytes, for
@@ -210,9 +227,7 @@ impl Uuid7 {
     /// ```
     #[inline]
     pub fn simple_bytes(&self) -> [u8; 32] {
-        let mut buf = [0u8; 32];
-        hex::encode_lower(&self.0, &mut buf);
-        buf
+        hex::simple(self.to_u128())
     }
 
     /// The 32-character text without dashes (npm `v7s`) in a caller's
@@ -224,7 +239,7 @@ impl Uuid7 {
     /// assert_eq!(&text[12..13], "7");
     /// ```
     pub fn encode_simple<'a>(&self, buf: &'a mut [u8; 32]) -> &'a str {
-        hex::encode_lower(&self.0, buf);
+        *buf = self.simple_bytes();
         std::str::from_utf8(buf).expect("hex is ASCII")
     }
 
@@ -368,68 +383,119 @@ impl FromStr for Simple {
     }
 }
 
-/// The process's sequence: `ms << 42 | counter` of the last id minted now.
-fn sequence() -> &'static AtomicU128 {
+/// The process's sequence: `ms << 22 | counter` of the last id minted now.
+fn sequence() -> &'static AtomicU64 {
     &crate::sys::process_words().v7
 }
 
-thread_local! {
-    /// The sequence value this thread last saw: the first guess of the next
-    /// compare-and-swap, which spares a 128-bit atomic load (itself a locked
-    /// `cmpxchg16b` on x86-64 without AVX) while one thread mints alone.
-    static SEEN: std::cell::Cell<u128> = const { std::cell::Cell::new(0) };
+/// What [`claim`] needs from its word: the process's is a std atomic in the
+/// wipe-on-fork page; `loom-tests/tests/v7.rs` runs the same claims over
+/// loom's. Relaxed order is enough: the word's own modification order is
+/// the ids' order, and it guards no other data.
+#[doc(hidden)]
+pub trait SequenceWord {
+    /// Adds `n`, returns the value before.
+    fn fetch_add(&self, n: u64) -> u64;
+    /// A strong compare-exchange; a failure returns the current value.
+    fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64>;
 }
 
-/// Claims `count >= 1` consecutive sequence values after the last one and
-/// at or after millisecond `now` (a new millisecond starts at `start`, below
-/// 2^41); returns the first. One compare-and-swap, retried only when another
-/// thread claimed in between (a failed one returns the current value).
+impl SequenceWord for AtomicU64 {
+    #[inline]
+    fn fetch_add(&self, n: u64) -> u64 {
+        self.fetch_add(n, Ordering::Relaxed)
+    }
+    fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64> {
+        self.compare_exchange(current, new, Ordering::Relaxed, Ordering::Relaxed)
+    }
+}
+
+#[cfg(loom)]
+impl SequenceWord for loom::sync::atomic::AtomicU64 {
+    fn fetch_add(&self, n: u64) -> u64 {
+        self.fetch_add(n, Ordering::Relaxed)
+    }
+    fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64> {
+        self.compare_exchange(current, new, Ordering::Relaxed, Ordering::Relaxed)
+    }
+}
+
+/// Claims `count` (1 to 2^20) consecutive sequence values after the last
+/// one and at or after millisecond `now` (below [`SEQUENCE_MS_LIMIT`]);
+/// returns the first. A new millisecond starts at `start() % 2^21`.
+///
+/// Every value handed out is the word's value right after this call's own
+/// atomic update, and the word only grows, so values never repeat and a
+/// claim that starts after another ended gets larger ones.
+#[doc(hidden)]
 #[inline]
-fn claim(seq: &AtomicU128, now: u64, start: impl FnOnce() -> u64, count: u64) -> u128 {
-    // The random start is drawn only when a millisecond begins (once a ms,
-    // not once an id), and at most once however often the exchange retries.
-    let mut start = Some(start);
-    let mut fresh_value = None;
-    let mut fresh = || {
-        *fresh_value.get_or_insert_with(|| {
-            let start = start.take().map_or(0, |f| f());
-            u128::from(now) << COUNTER_BITS | u128::from(start % START_LIMIT)
-        })
-    };
-    // A stale guess (another thread claimed, or a fork reset the word) only
-    // costs a retry: the exchange compares against the real value.
-    let mut cur = SEEN.try_with(std::cell::Cell::get).unwrap_or(0);
+pub fn claim(seq: &impl SequenceWord, now: u64, start: impl FnOnce() -> u64, count: u64) -> u64 {
+    debug_assert!((1..=1 << 20).contains(&count) && now < SEQUENCE_MS_LIMIT);
+    let before = seq.fetch_add(count);
+    // The word's millisecond is the clock's or later (the clock stepped
+    // back, or a burst carried the counter on): the values are ours.
+    if before >> COUNTER_BITS >= now {
+        return before + 1;
+    }
+    advance(seq, now, start, count, before + count)
+}
+
+/// The word is behind the clock (once a millisecond, and in a new process):
+/// the values the `fetch_add` took are dropped, and a compare-and-swap moves
+/// the word to `now` with a fresh start, unless another thread has moved it
+/// to `now` or later first, when the claim continues after that thread's.
+#[cold]
+fn advance(
+    seq: &impl SequenceWord,
+    now: u64,
+    start: impl FnOnce() -> u64,
+    count: u64,
+    mut current: u64,
+) -> u64 {
+    let fresh = (now << COUNTER_BITS) | (start() % START_LIMIT);
     loop {
-        // A later millisecond starts afresh; the same or an earlier one (the
-        // clock stepped back) continues after the last value.
-        let first = if cur >> COUNTER_BITS < u128::from(now) {
-            fresh()
+        let first = if current >> COUNTER_BITS < now {
+            fresh
         } else {
-            cur + 1
+            current + 1
         };
-        let last = first + u128::from(count - 1);
-        match seq.compare_exchange_weak(cur, last, Ordering::Relaxed, Ordering::Relaxed) {
-            Ok(_) => {
-                let _ = SEEN.try_with(|s| s.set(last));
-                return first;
-            }
-            Err(seen) => cur = seen,
+        match seq.compare_exchange(current, first + (count - 1)) {
+            Ok(_) => return first,
+            Err(seen) => current = seen,
         }
     }
 }
 
-/// The id for sequence value `v` and 32 random bits. Past 48 bits of
-/// milliseconds (year 10889) the clock or the sequence cannot go.
+/// Claims `count` values of the process's sequence at the coarse clock's
+/// millisecond, as (millisecond, counter) in one `u128` (`ms << 22 |
+/// counter`). From [`SEQUENCE_MS_LIMIT`] on, a random start instead: ordered
+/// within the claim only.
 #[inline]
-fn from_sequence(v: u128, random: u32) -> Uuid7 {
+fn claim_now(count: u64) -> u128 {
+    let now = crate::sys::coarse_millis();
+    if now < SEQUENCE_MS_LIMIT {
+        u128::from(claim(sequence(), now, random_start, count))
+    } else {
+        u128::from(now.min(MAX_MS)) << COUNTER_BITS | u128::from(random_start() % START_LIMIT)
+    }
+}
+
+/// The id for sequence value `v` (`ms << 22 | counter`) and 52 random bits.
+#[inline]
+fn from_sequence(v: u128, random: u64) -> Uuid7 {
     let ms = (v >> COUNTER_BITS) as u64;
-    let counter = v as u64 & ((1 << COUNTER_BITS) - 1);
-    Uuid7::build(ms.min(MAX_MS), counter, random)
+    Uuid7::build(ms.min(MAX_MS), v as u64, random)
 }
 
 /// A counter start for a new millisecond, from this thread's generator.
 #[cold]
 fn random_start() -> u64 {
+    random_u64()
+}
+
+/// 64 random bits from this thread's generator.
+#[inline]
+fn random_u64() -> u64 {
     let [lo, hi] = crate::local::words::<2>();
     u64::from(hi) << 32 | u64::from(lo)
 }
@@ -438,9 +504,8 @@ fn random_start() -> u64 {
 /// process (the module docs say how).
 #[inline]
 pub(crate) fn now() -> Uuid7 {
-    let [random] = crate::local::words::<1>();
-    let v = claim(sequence(), crate::sys::coarse_millis(), random_start, 1);
-    from_sequence(v, random)
+    let random = random_u64();
+    from_sequence(claim_now(1), random)
 }
 
 /// Fills `ids` with UUIDv7s minted now, in one claim per 256 ids: strictly
@@ -448,17 +513,13 @@ pub(crate) fn now() -> Uuid7 {
 /// process.
 pub(crate) fn fill_now(ids: &mut [Uuid7]) {
     for chunk in ids.chunks_mut(256) {
-        let mut words = [0u32; 256];
-        let words = &mut words[..chunk.len()];
+        let mut words = [0u32; 512];
+        let words = &mut words[..2 * chunk.len()];
         crate::local::fill_words(words);
-        let first = claim(
-            sequence(),
-            crate::sys::coarse_millis(),
-            random_start,
-            chunk.len() as u64,
-        );
-        for (i, (id, &r)) in chunk.iter_mut().zip(words.iter()).enumerate() {
-            *id = from_sequence(first + i as u128, r);
+        let first = claim_now(chunk.len() as u64);
+        for (i, (id, r)) in chunk.iter_mut().zip(words.chunks_exact(2)).enumerate() {
+            let random = u64::from(r[1]) << 32 | u64::from(r[0]);
+            *id = from_sequence(first + i as u128, random);
         }
     }
 }
@@ -536,17 +597,16 @@ impl V7Generator {
             || token != self.token
             || self.next >> COUNTER_BITS < u128::from(now)
         {
-            self.claim(now, token);
+            self.claim(token);
         }
         let v = self.next;
         self.next += 1;
-        let [random] = crate::local::words::<1>();
-        from_sequence(v, random)
+        from_sequence(v, random_u64())
     }
 
     #[cold]
-    fn claim(&mut self, now: u64, token: u64) {
-        let first = claim(sequence(), now, random_start, BLOCK);
+    fn claim(&mut self, token: u64) {
+        let first = claim_now(BLOCK);
         self.next = first;
         self.end = first + u128::from(BLOCK);
         self.token = token;
@@ -571,7 +631,7 @@ impl V7Generator {
     }
 }
 
-/// A UUIDv7 at a given time: a random counter start, 32 random bits.
+/// A UUIDv7 at a given time: a random counter start, 52 random bits.
 pub(crate) fn at(t: Timestamp) -> Result<Uuid7, TimeError> {
     let ms = t.as_millis();
     if ms > MAX_MS {
@@ -580,9 +640,9 @@ pub(crate) fn at(t: Timestamp) -> Result<Uuid7, TimeError> {
             millis: ms,
         });
     }
-    let [random, start_lo, start_hi] = crate::local::words::<3>();
-    let start = (u64::from(start_hi) << 32 | u64::from(start_lo)) % START_LIMIT;
-    Ok(Uuid7::build(ms, start, random))
+    let [r0, r1, r2] = crate::local::words::<3>();
+    let start = u64::from(r2) % START_LIMIT;
+    Ok(Uuid7::build(ms, start, u64::from(r1) << 32 | u64::from(r0)))
 }
 
 #[cfg(test)]
@@ -594,38 +654,62 @@ mod tests {
     /// and blocks that never overlap.
     #[test]
     fn claims_follow_the_clock_and_never_repeat() {
-        let seq = AtomicU128::new(0);
+        let seq = AtomicU64::new(0);
         let a = claim(&seq, 1000, || 5, 1);
-        assert_eq!(a, 1000 << 42 | 5);
+        assert_eq!(a, 1000 << 22 | 5);
         assert_eq!(claim(&seq, 1000, || 99, 1), a + 1);
         let block = claim(&seq, 1000, || 99, 10);
         assert_eq!(block, a + 2);
         assert_eq!(claim(&seq, 1000, || 0, 1), a + 12);
         // The clock moves: a fresh start; it steps back: the newest ms holds.
         let b = claim(&seq, 1001, || 7, 1);
-        assert_eq!(b, 1001 << 42 | 7);
+        assert_eq!(b, 1001 << 22 | 7);
         assert_eq!(claim(&seq, 900, || 3, 1), b + 1);
-        // A start at or above 2^41 is folded below it.
-        let c = claim(&seq, 1002, || START_LIMIT + 3, 1);
-        assert_eq!(c, 1002 << 42 | 3);
+        // A start at or above 2^21 is folded below it.
+        let c = claim(&seq, 1002, || START_LIMIT + 3, 4);
+        assert_eq!(c, 1002 << 22 | 3);
+        assert_eq!(
+            seq.load(Ordering::Relaxed),
+            c + 3,
+            "the word holds the last value"
+        );
     }
 
-    /// The counter overflowing its 42 bits carries into the millisecond.
+    /// The counter overflowing its 22 bits carries into the millisecond,
+    /// also in the middle of a block.
     #[test]
     fn a_full_counter_moves_the_millisecond_on() {
-        let seq = AtomicU128::new((7 << 42) | ((1 << 42) - 1));
-        let v = claim(&seq, 7, || 0, 1);
-        let id = from_sequence(v, 0);
-        assert_eq!(id.timestamp().as_millis(), 8);
-        assert_eq!(id.counter(), 0);
+        let seq = AtomicU64::new((7 << 22) | ((1 << 22) - 2));
+        let v = claim(&seq, 7, || 0, 3);
+        let ids = [0, 1, 2].map(|i| from_sequence(u128::from(v + i), 0));
+        assert_eq!(ids.map(|id| id.timestamp().as_millis()), [7, 8, 8]);
+        assert_eq!(ids.map(|id| id.counter()), [(1 << 22) - 1, 0, 1]);
+        assert!(ids[0] < ids[1] && ids[1] < ids[2]);
+    }
+
+    /// Past the sequence's last millisecond, ids still carry the clock's.
+    #[test]
+    fn the_layout_holds_every_millisecond() {
+        for ms in [0, SEQUENCE_MS_LIMIT, MAX_MS] {
+            let v = u128::from(ms) << COUNTER_BITS | 5;
+            let id = from_sequence(v, u64::MAX);
+            assert_eq!((id.timestamp().as_millis(), id.counter()), (ms, 5));
+            assert_eq!(Uuid7::from_bytes(id.0), Ok(id));
+        }
     }
 
     #[test]
     fn fields_round_trip() {
-        let id = Uuid7::build(0x017F_22E2_79B0, (1 << 42) - 1, 0xDEAD_BEEF);
+        let id = Uuid7::build(0x017F_22E2_79B0, (1 << 22) - 1, 0xF_DEAD_BEEF_CAFE);
         assert_eq!(id.timestamp().as_millis(), 0x017F_22E2_79B0);
-        assert_eq!(id.counter(), (1 << 42) - 1);
-        assert_eq!(id.to_u128() as u32, 0xDEAD_BEEF);
+        assert_eq!(id.counter(), (1 << 22) - 1);
+        assert_eq!(id.to_u128() as u64 & ((1 << 52) - 1), 0xF_DEAD_BEEF_CAFE);
+        // Counter bits beyond 22 and random bits beyond 52 are dropped.
+        let wide = Uuid7::build(1, (1 << 22) | 3, u64::MAX);
+        assert_eq!(
+            (wide.counter(), wide.to_u128() as u64 >> 52 & 0x3ff),
+            (3, 3)
+        );
         assert_eq!(Uuid7::from_bytes(id.0), Ok(id));
     }
 }
