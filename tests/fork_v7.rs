@@ -52,9 +52,12 @@ fn a_child_never_repeats_its_parents_v7() {
 }
 
 /// A `V7Generator` carried into a child drops the block it claimed in the
-/// parent: the child's (millisecond, counter) values are not the parent's
-/// next ones (the 32 random bits alone would hide a repeat, so the test
-/// compares the sequence values).
+/// parent: the child's first (millisecond, counter) value is not the one
+/// the parent takes next (the 52 random bits alone would
+/// hide a repeat, so the test compares the sequence values). Only the
+/// first is compared: the child's fresh random start lands on it with
+/// probability 2^-21, while two runs of 200 values overlap by chance about
+/// once in 5,000.
 #[test]
 fn a_generators_block_does_not_cross_a_fork() {
     const M: usize = 200;
@@ -63,9 +66,12 @@ fn a_generators_block_does_not_cross_a_fork() {
     let _ = g.generate();
     let shared = Shared::new(1, M);
     fork_and_wait(|| shared.write_v7(0, M, || g.generate()));
-    let parent: HashSet<(u64, u64)> = (0..M).map(|_| seq(&g.generate())).collect();
+    let parent: Vec<(u64, u64)> = (0..M).map(|_| seq(&g.generate())).collect();
     let child = shared.slot_v7(0);
     assert!(child.windows(2).all(|w| w[0] < w[1]));
-    let shared_values = child.iter().filter(|id| parent.contains(&seq(id))).count();
-    assert_eq!(shared_values, 0, "the child minted from the parent's block");
+    assert_ne!(
+        seq(&child[0]),
+        parent[0],
+        "the child minted from the parent's block"
+    );
 }

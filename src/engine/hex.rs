@@ -2,14 +2,17 @@
 //! scalar code here is the reference; the batch encoders ([`encode16`],
 //! [`encode16_dashed`], [`encode12`]) run on the path [`Isa`] names:
 //! AVX-512 and AVX2 in `x86_64/hex.rs`, NEON in `aarch64/hex.rs`. Single
-//! ids ([`hyphenated`], [`simple`], [`hex24`]) take SWAR code in 64-bit
-//! registers: no dispatch, no `unsafe`, and a few wide stores.
+//! ids ([`hyphenated`], [`simple`], [`hex24`]) take code that needs no
+//! dispatch: SSE2 on x86-64 (part of the architecture), SWAR in 64-bit
+//! registers elsewhere; both write a few wide stores.
 
 use crate::engine::Isa;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 use crate::engine::aarch64::hex as neon;
 #[cfg(target_arch = "x86_64")]
 use crate::engine::x86_64::hex as x86;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use crate::engine::x86_64::hex_single as x86_single;
 
 pub(crate) use crate::engine::bytes::Bytes;
 
@@ -146,10 +149,20 @@ const fn hex8(x: u32) -> u64 {
     nibbles + 0x3030_3030_3030_3030 + letters * 0x27
 }
 
-/// The 32 lowercase hex digits of a big-endian 128-bit value (one id's,
-/// in four 8-byte stores).
+/// The 32 lowercase hex digits of a big-endian 128-bit value (one id's):
+/// SSE2 on x86-64, else [`hex8`] four times.
 #[inline]
 pub(crate) fn simple(v: u128) -> [u8; 32] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return x86_single::simple_sse2(v);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    simple_swar(v)
+}
+
+/// [`simple`] in general registers, four 8-byte stores.
+#[inline]
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+pub(crate) fn simple_swar(v: u128) -> [u8; 32] {
     let mut out = [0u8; 32];
     for (i, chunk) in out.chunks_exact_mut(8).enumerate() {
         chunk.copy_from_slice(&hex8((v >> (96 - 32 * i)) as u32).to_le_bytes());
@@ -157,9 +170,20 @@ pub(crate) fn simple(v: u128) -> [u8; 32] {
     out
 }
 
-/// The 24 lowercase hex digits of 12 bytes (an ObjectId's).
+/// The 24 lowercase hex digits of 12 bytes (an ObjectId's): SSE2 on
+/// x86-64, else [`hex8`] three times.
 #[inline]
 pub(crate) fn hex24(b: &[u8; 12]) -> [u8; 24] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return x86_single::hex24_sse2(b);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    hex24_swar(b)
+}
+
+/// [`hex24`] in general registers.
+#[inline]
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+pub(crate) fn hex24_swar(b: &[u8; 12]) -> [u8; 24] {
     let mut out = [0u8; 24];
     for (word, chunk) in b.chunks_exact(4).zip(out.chunks_exact_mut(8)) {
         let x = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
@@ -169,12 +193,22 @@ pub(crate) fn hex24(b: &[u8; 12]) -> [u8; 24] {
 }
 
 /// The 36-character RFC 9562 text (8-4-4-4-12, lowercase) of a big-endian
-/// 128-bit value: [`hex8`] four times, the dashes merged into the words in
-/// registers, then four 8-byte stores and one 4-byte store. The single-id
-/// path: a `v7()` rendered this way took 15.6 ns against 17.6 through the
-/// table (`cargo bench --bench peers`).
+/// 128-bit value, for single ids: SSE2 on x86-64 (every x86-64 CPU has it,
+/// so no dispatch), else [`hyphenated_swar`].
 #[inline]
 pub(crate) fn hyphenated(v: u128) -> [u8; 36] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return x86_single::hyphenated_sse2(v);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    hyphenated_swar(v)
+}
+
+/// [`hyphenated`] in general registers: [`hex8`] four times, the dashes
+/// merged into the words, then four 8-byte stores and one 4-byte store
+/// (five where the table takes twenty).
+#[inline]
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+pub(crate) fn hyphenated_swar(v: u128) -> [u8; 36] {
     const DASH: u64 = b'-' as u64;
     let [h0, h1, h2, h3] = [96, 64, 32, 0].map(|shift| hex8((v >> shift) as u32));
     // Text bytes 8..16: `-`, digits 0-3 of h1, `-`, digits 4-5 of h1.
@@ -266,9 +300,10 @@ mod tests {
         for (v, (h, d)) in src16.iter().zip(want16.iter().zip(&want36)) {
             let u = u128::from_be_bytes(*v);
             assert_eq!((&simple(u), &hyphenated(u)), (h, d), "{u:032x}");
+            assert_eq!((&simple_swar(u), &hyphenated_swar(u)), (h, d), "{u:032x}");
         }
         for (v, w) in src12.iter().zip(&want24) {
-            assert_eq!(&hex24(v), w);
+            assert_eq!((&hex24(v), &hex24_swar(v)), (w, w));
         }
         for isa in Isa::available() {
             // Every length up to 9, so the two-at-a-time paths' tails run.
@@ -312,9 +347,10 @@ mod tests {
             for (v, (h, d)) in src16.iter().zip(w32.iter().zip(&w36)) {
                 let u = u128::from_be_bytes(*v);
                 proptest::prop_assert_eq!((&simple(u), &hyphenated(u)), (h, d));
+                proptest::prop_assert_eq!((&simple_swar(u), &hyphenated_swar(u)), (h, d));
             }
             for (v, w) in src12.iter().zip(&w24) {
-                proptest::prop_assert_eq!(&hex24(v), w);
+                proptest::prop_assert_eq!((&hex24(v), &hex24_swar(v)), (w, w));
             }
         }
     }

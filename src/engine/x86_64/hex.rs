@@ -20,10 +20,10 @@ const Z: u8 = 0x80;
 /// Bytes 0..16 of the dashed text from the first 16 hex digits: `-` at 8
 /// and 13.
 const DASH_LO_IDX: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, Z, 8, 9, 10, 11, Z, 12, 13];
-const DASH_LO: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, b'-', 0, 0, 0, 0, b'-', 0, 0];
+pub(super) const DASH_LO: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, b'-', 0, 0, 0, 0, b'-', 0, 0];
 /// Bytes 16..32 of the dashed text from digits 14..30: `-` at 18 and 23.
 const DASH_HI_IDX: [u8; 16] = [0, 1, Z, 2, 3, 4, 5, Z, 6, 7, 8, 9, 10, 11, 12, 13];
-const DASH_HI: [u8; 16] = [0, 0, b'-', 0, 0, 0, 0, b'-', 0, 0, 0, 0, 0, 0, 0, 0];
+pub(super) const DASH_HI: [u8; 16] = [0, 0, b'-', 0, 0, 0, 0, b'-', 0, 0, 0, 0, 0, 0, 0, 0];
 
 pub(crate) fn avx2_supported() -> bool {
     std::is_x86_feature_detected!("avx2")

@@ -4,3 +4,6 @@
 pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub(crate) mod hex;
+// Compiled where the target enables SSE2: every x86-64 target with std.
+#[cfg(target_feature = "sse2")]
+pub(crate) mod hex_single;
