@@ -666,15 +666,8 @@ pub fn hex_with(
     if !isa.is_supported() {
         return Err(EngineError::Isa(IsaError::Unsupported(isa)));
     }
-    let (size, len) = shape.sizes();
-    if !src.len().is_multiple_of(size) {
-        return Err(EngineError::Shape("source is not whole values"));
-    }
-    let count = src.len() / size;
-    if out.len() / len < count {
-        return Err(EngineError::Shape("output too short for the texts"));
-    }
-    let out = &mut out[..count * len];
+    let count = hex_count(shape, src, out)?;
+    let out = &mut out[..count * shape.sizes().1];
     match shape {
         HexShape::Simple => hex::encode16(isa, src.as_chunks::<16>().0, out.as_chunks_mut().0),
         HexShape::Hyphenated => {
@@ -686,7 +679,8 @@ pub fn hex_with(
 }
 
 /// Hex-encodes the values packed in `src` into `out` one at a time on the
-/// single-id path (the SWAR code behind `Uuid7`'s and `ObjectId`'s text),
+/// single-id path (the SSE2 or SWAR code behind `Uuid7`'s and `ObjectId`'s
+/// text),
 /// for tests and fuzzing; returns how many. As [`hex_with`], without a
 /// path to choose.
 ///
@@ -698,14 +692,8 @@ pub fn hex_with(
 /// # Ok::<(), kuuid::engine::EngineError>(())
 /// ```
 pub fn hex_one_by_one(shape: HexShape, src: &[u8], out: &mut [u8]) -> Result<usize, EngineError> {
+    let count = hex_count(shape, src, out)?;
     let (size, len) = shape.sizes();
-    if !src.len().is_multiple_of(size) {
-        return Err(EngineError::Shape("source is not whole values"));
-    }
-    let count = src.len() / size;
-    if out.len() / len < count {
-        return Err(EngineError::Shape("output too short for the texts"));
-    }
     for (v, text) in src.chunks_exact(size).zip(out.chunks_exact_mut(len)) {
         match shape {
             HexShape::Simple => text.copy_from_slice(&hex::simple(be128(v))),
@@ -714,6 +702,20 @@ pub fn hex_one_by_one(shape: HexShape, src: &[u8], out: &mut [u8]) -> Result<usi
                 text.copy_from_slice(&hex::hex24(v.try_into().expect("12-byte chunk")))
             }
         }
+    }
+    Ok(count)
+}
+
+/// How many values `src` packs, if it holds whole ones and `out` has room
+/// for their texts.
+fn hex_count(shape: HexShape, src: &[u8], out: &[u8]) -> Result<usize, EngineError> {
+    let (size, len) = shape.sizes();
+    if !src.len().is_multiple_of(size) {
+        return Err(EngineError::Shape("source is not whole values"));
+    }
+    let count = src.len() / size;
+    if out.len() / len < count {
+        return Err(EngineError::Shape("output too short for the texts"));
     }
     Ok(count)
 }
