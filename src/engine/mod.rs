@@ -680,9 +680,8 @@ pub fn hex_with(
 
 /// Hex-encodes the values packed in `src` into `out` one at a time on the
 /// single-id path (the SSE2 or SWAR code behind `Uuid7`'s and `ObjectId`'s
-/// text),
-/// for tests and fuzzing; returns how many. As [`hex_with`], without a
-/// path to choose.
+/// text), for tests and fuzzing; returns how many. As [`hex_with`], without
+/// a path to choose.
 ///
 /// ```
 /// use kuuid::engine::{hex_one_by_one, HexShape};
