@@ -60,6 +60,7 @@ mod rng;
 pub mod sequence;
 mod sys;
 mod time;
+mod word;
 
 /// Serde adapters for ids (feature `serde`): `#[serde(with =
 /// "kuuid::serde::as_str")]` writes text in every format, `any` reads text
@@ -70,13 +71,19 @@ pub mod serde {
     pub use crate::external::serde::{IdText, any, as_str};
 }
 
-/// The fork token's protocol and the UUIDv7 claim, for the loom models in
+/// The fork token's protocol and the claims on the process words (UUIDv7,
+/// ObjectId, CouchDB `sequential` and `utc_*`), for the loom models in
 /// `loom-tests/` only.
 #[cfg(loom)]
 #[doc(hidden)]
 pub mod __loom {
-    pub use crate::formats::v7::{SequenceWord, claim as v7_claim};
+    pub use crate::formats::couch::{
+        claim_sequential as couch_sequential_claim, claim_utc as couch_utc_claim,
+    };
+    pub use crate::formats::objectid::{claim as object_id_claim, reseed_word as object_id_reseed};
+    pub use crate::formats::v7::claim as v7_claim;
     pub use crate::rng::fork::{TokenWord, replace_token, token_of};
+    pub use crate::word::{Word64, Word128};
 }
 
 pub use formats::couch;
@@ -214,7 +221,8 @@ pub fn fill_v7(ids: &mut [Uuid7]) {
 
 /// A MongoDB ObjectId minted now: the current second, a 5-byte value
 /// random per process (a forked child draws its own), and a 3-byte counter
-/// shared by every thread, one `fetch_add` an id. [`ObjectId`] says why
+/// shared by every thread: each thread claims 256 counter values with one
+/// `fetch_add` and mints from them. [`ObjectId`] says why
 /// none repeats within a process even past 2^24 ids a second.
 ///
 /// ```
@@ -328,12 +336,19 @@ pub fn try_rand(groups: usize) -> Result<RandomPart, Error> {
     Ok(local::random_part(groups))
 }
 
-/// Makes every generator in the process (the per-thread ones behind the free
-/// functions, and every [`Generator`]) draw a fresh key from the OS before
-/// its next id, dropping any pre-drawn randomness.
+/// Makes every id source in the process part ways with any copy of it:
+/// every generator (the per-thread ones behind the free functions, every
+/// [`Generator`] and [`V7Generator`]) draws a fresh key from the OS before
+/// its next id and drops pre-drawn randomness; per-thread blocks (ObjectId,
+/// [`sequence::Sequence`]) are dropped; the ObjectId process value and
+/// CouchDB `sequential`'s prefix are drawn afresh from the OS. The v7 and
+/// `utc_*` order words keep their place: the random parts after them
+/// differ between copies.
 ///
 /// A forked child does this by itself; call it where the process cannot
-/// know it was copied, such as after a VM snapshot is restored.
+/// know it was copied, such as after a VM snapshot is restored. It covers
+/// the ids minted after it returns; an id minted on another thread while it
+/// runs may come from the state before.
 ///
 /// ```
 /// let a = kuuid::id();
@@ -341,6 +356,10 @@ pub fn try_rand(groups: usize) -> Result<RandomPart, Error> {
 /// assert_ne!(kuuid::id(), a);
 /// ```
 pub fn reseed() {
+    // The words first, from the OS; then the token, which makes every
+    // generator and block stale.
+    formats::objectid::reseed();
+    formats::couch::reseed();
     rng::fork::reseed_all();
 }
 

@@ -254,7 +254,8 @@ fn wipe_on_fork_page() -> Option<&'static ProcessWords> {
         return None;
     }
     // SAFETY: the page is zeroed (all-zero atomics are valid `ProcessWords`),
-    // 4096-byte aligned (it needs 16), 4096 bytes long (it needs less: asserted above),
+    // 4096-byte aligned (it needs at most 128, `CachePadded`'s), 4096 bytes
+    // long (it needs less: asserted above),
     // readable and writable, and lives for the rest of the process: a
     // `&'static ProcessWords` to its start is valid. Only atomic operations
     // touch it.

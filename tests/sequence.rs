@@ -164,21 +164,21 @@ fn sharded_counters_keep_to_their_ranges(store: impl CounterStore, name: &str) {
         }
     };
     assert!(matches!(err, Error::Exhausted { .. }), "{err}");
-    // Row 0 skips the value 0, so it fits 9 blocks; the others 10.
-    assert_eq!(firsts.len(), 39);
+    // Every row owns `range` values: 10 blocks each.
+    assert_eq!(firsts.len(), 40);
     let mut values = HashSet::new();
     let mut used = vec![0u64; shards as usize];
     for first in firsts {
-        let (k, _) = s.shard_of(first).unwrap();
+        let k = s.shard_of(first).unwrap();
         assert_eq!(
-            s.shard_of(first + len - 1).unwrap().0,
+            s.shard_of(first + len - 1).unwrap(),
             k,
             "block at {first} crosses a range"
         );
         used[k as usize] += 1;
         assert!((first..first + len).all(|v| values.insert(v)));
     }
-    assert_eq!(used, [9, 10, 10, 10]);
+    assert_eq!(used, [10, 10, 10, 10]);
 }
 
 #[test]
@@ -190,7 +190,7 @@ fn sharded_counters_in_memory() {
 fn sharded_rows_are_picked_at_random() {
     let s = ShardedCounter::new(MemoryCounters::new(), "s", 8, 1 << 30).unwrap();
     let rows: HashSet<u64> = (0..200)
-        .map(|_| s.shard_of(s.lease(1).unwrap()).unwrap().0)
+        .map(|_| s.shard_of(s.lease(1).unwrap()).unwrap())
         .collect();
     assert_eq!(rows.len(), 8);
 }

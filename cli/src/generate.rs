@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use clap::{Args, ValueEnum};
 use kuuid::couch::{Algorithm, Uuids};
-use kuuid::{Generator, ObjectId, RngKind, Timestamp, Uuid7};
+use kuuid::{Generator, ObjectId, RngKind, Timestamp, Uuid7, V7Generator};
 
 use crate::{Failure, LayoutArgs};
 
@@ -183,9 +183,19 @@ fn check_flags(a: &GenerateArgs) -> Result<(), Failure> {
 /// A format's minting state, built once so that order (monotonic kuuids,
 /// CouchDB's `utc_*` at a given time) carries over from chunk to chunk.
 enum Minter {
-    Kuuid { g: Box<Generator>, groups: usize },
-    V7 { simple: bool, at: Option<Timestamp> },
-    ObjectId { at: Option<Timestamp> },
+    Kuuid {
+        g: Box<Generator>,
+        groups: usize,
+    },
+    /// `g` is pinned at `--at`'s time when given: ids of one run are
+    /// ordered either way.
+    V7 {
+        simple: bool,
+        g: Option<V7Generator>,
+    },
+    ObjectId {
+        at: Option<Timestamp>,
+    },
     Couch(Uuids),
 }
 
@@ -216,12 +226,10 @@ impl Minter {
                 }
             }
             IdFormat::V7 | IdFormat::V7s => {
-                if let Some(t) = a.at {
-                    kuuid::try_v7(t)?; // refuse a bad time before any output
-                }
                 Minter::V7 {
                     simple: a.format == IdFormat::V7s,
-                    at: a.at,
+                    // A bad time is refused here, before any output.
+                    g: a.at.map(V7Generator::at).transpose()?,
                 }
             }
             IdFormat::Objectid => {
@@ -257,16 +265,12 @@ impl Minter {
                     sink.push(line)?;
                 }
             }
-            Minter::V7 { simple, at } => {
+            Minter::V7 { simple, g } => {
                 let mut ids = [Uuid7::default(); CHUNK];
                 let ids = &mut ids[..n];
-                match at {
+                match g {
                     None => kuuid::fill_v7(ids),
-                    Some(t) => {
-                        for id in ids.iter_mut() {
-                            *id = kuuid::try_v7(*t)?;
-                        }
-                    }
+                    Some(g) => g.fill(ids),
                 }
                 if *simple {
                     let mut text = vec![[0u8; 32]; n];

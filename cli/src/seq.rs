@@ -47,6 +47,7 @@ pub struct SeqArgs {
 
 pub fn run(a: &SeqArgs) -> Result<(), Failure> {
     if let Some(path) = a.db.strip_prefix("sqlite:") {
+        let path = sqlite_path(path)?;
         let store = SqliteCounters::open(path).map_err(failure)?;
         print(a, store)
     } else if a.db.starts_with("postgres://")
@@ -61,6 +62,24 @@ pub fn run(a: &SeqArgs) -> Result<(), Failure> {
             a.db
         )))
     }
+}
+
+/// The file of `--db sqlite:PATH` (`sqlite://PATH` too). A counter that
+/// lives only as long as one run would print the same numbers every run:
+/// an empty path (SQLite's private temporary database), `:memory:` and
+/// URI filenames are refused.
+fn sqlite_path(path: &str) -> Result<&str, Failure> {
+    let path = path.strip_prefix("//").unwrap_or(path);
+    let temporary = path.is_empty()
+        || path == ":memory:"
+        || path.starts_with("file:")
+        || path.contains("mode=memory");
+    if temporary {
+        return Err(Failure::Usage(format!(
+            "--db sqlite:{path}: an in-memory or temporary database would start the counter afresh every run; give a file path"
+        )));
+    }
+    Ok(path)
 }
 
 fn print<C: kuuid::sequence::CounterStore>(a: &SeqArgs, store: C) -> Result<(), Failure> {
@@ -83,10 +102,10 @@ fn emit(a: &SeqArgs, source: impl BlockSource) -> Result<(), Failure> {
     let mut lines = || {
         while left > 0 {
             let n = left.min(values.len() as u64) as usize;
-            // On an error, the values of this batch are not printed
-            // (burned: a gap, never a repeat).
-            seq.fill(&mut values[..n]).map_err(failure)?;
-            for &v in &values[..n] {
+            // On an error, the values leased before it are printed, then
+            // the error.
+            let (got, result) = seq.fill_some(&mut values[..n]);
+            for &v in &values[..got] {
                 let line = match (a.digits, a.base62) {
                     (Some(d), _) => {
                         encode_decimal(v, d as usize, &mut text).map_err(|e| failure(e.into()))?
@@ -102,6 +121,7 @@ fn emit(a: &SeqArgs, source: impl BlockSource) -> Result<(), Failure> {
                 };
                 sink.push(line.as_bytes())?;
             }
+            result.map_err(failure)?;
             left -= n as u64;
         }
         Ok::<(), Failure>(())
@@ -118,7 +138,7 @@ fn emit(a: &SeqArgs, source: impl BlockSource) -> Result<(), Failure> {
 /// database or the machine (exit 1).
 fn failure(e: Error) -> Failure {
     match e {
-        Error::Length { .. } => Failure::Usage(e.to_string()),
+        Error::Length { .. } | Error::Layout(_) => Failure::Usage(e.to_string()),
         // A server's message can run over lines (HINT, DETAIL): one line.
         e => Failure::Io(io::Error::other(e.to_string().replace('\n', " "))),
     }

@@ -612,3 +612,32 @@ fn inspect_asks_which_format_32_hex_characters_are() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("expected 24"), "{}", stderr(&o));
 }
+
+/// `--format v7/v7s --at T -n N` prints ids at T in strictly increasing
+/// order, across the CLI's output chunks too (each id had a random
+/// counter start before), and all at T's millisecond.
+#[test]
+fn v7_at_a_time_is_ordered() {
+    for format in ["v7", "v7s"] {
+        let o = kuuid(&[
+            "--format",
+            format,
+            "--at",
+            "2024-05-01T12:00:00.123Z",
+            "-n",
+            "20000",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 20_000);
+        assert!(
+            lines.windows(2).all(|w| w[0] < w[1]),
+            "{format}: out of order"
+        );
+        for l in [lines[0], lines[19_999]] {
+            let ms = u64::from_str_radix(&l.replace('-', "")[..12], 16).unwrap();
+            assert_eq!(ms, 1_714_564_800_123, "{l}");
+        }
+    }
+}

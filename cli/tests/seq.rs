@@ -221,3 +221,137 @@ fn overflows_and_bad_arguments_are_one_line() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("counter store"), "{}", stderr(&o));
 }
+
+/// One `--name` with another shard layout is refused with one line naming
+/// both layouts, and no number is printed twice (plain `1 2 3` then a
+/// shard layout printed `1 2 3` again; two shard ranges printed hundreds
+/// of duplicates).
+fn layouts_are_not_mixed(url: &str, name: &str) {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["seq", "--db", url, "--name", name, "-n", "3"];
+        args.extend_from_slice(extra);
+        kuuid(&args)
+    };
+    let plain = run(&[]);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert_eq!(numbers(&plain), [1, 2, 3]);
+    let sharded = run(&["--shards", "1", "--shard-range", "1000000"]);
+    assert_eq!(sharded.status.code(), Some(2), "{}", stderr(&sharded));
+    assert!(stdout(&sharded).is_empty());
+    let err = stderr(&sharded);
+    assert!(
+        err.contains("single") && err.contains("sharded 1x1000000") && err.lines().count() == 1,
+        "{err}"
+    );
+    let other = format!("{name}-s");
+    let first = kuuid(&[
+        "seq",
+        "--db",
+        url,
+        "--name",
+        &other,
+        "-n",
+        "1500",
+        "--shards",
+        "2",
+        "--shard-range",
+        "1000",
+        "--block",
+        "10",
+    ]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let second = kuuid(&[
+        "seq",
+        "--db",
+        url,
+        "--name",
+        &other,
+        "-n",
+        "10",
+        "--shards",
+        "2",
+        "--shard-range",
+        "5000",
+        "--block",
+        "10",
+    ]);
+    assert_eq!(second.status.code(), Some(2), "{}", stderr(&second));
+    let values = numbers(&first);
+    let unique: HashSet<u64> = values.iter().copied().collect();
+    assert_eq!(unique.len(), values.len());
+}
+
+#[test]
+fn one_name_keeps_one_layout_on_sqlite() {
+    let db = TempDb::new("layout");
+    layouts_are_not_mixed(&db.url(), "a");
+}
+
+#[test]
+fn one_name_keeps_one_layout_on_postgres() {
+    let Some(url) = std::env::var("KUUID_PG_URL").ok() else {
+        eprintln!("skipped: KUUID_PG_URL is not set (.ci/run sets it)");
+        return;
+    };
+    layouts_are_not_mixed(&url, &format!("layout-{}", kuuid::id()));
+}
+
+/// A database that lives for one run would print the same numbers every
+/// run: refused, with the way out named.
+#[test]
+fn in_memory_and_temporary_sqlite_databases_are_refused() {
+    for db in [
+        "sqlite:",
+        "sqlite::memory:",
+        "sqlite:file:x?mode=memory",
+        "sqlite://",
+    ] {
+        let o = kuuid(&["seq", "--db", db, "--name", "n"]);
+        assert_eq!(o.status.code(), Some(2), "{db}");
+        assert!(stdout(&o).is_empty(), "{db}");
+        assert!(
+            stderr(&o).contains("give a file path"),
+            "{db}: {}",
+            stderr(&o)
+        );
+    }
+    // `sqlite://PATH` is PATH.
+    let db = TempDb::new("slashes");
+    let o = kuuid(&[
+        "seq",
+        "--db",
+        &format!("sqlite://{}", db.0.display()),
+        "--name",
+        "n",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(db.0.exists());
+}
+
+/// Asked for more than a counter holds: the numbers leased before the end
+/// are printed, then the error (they were printed nowhere before).
+#[test]
+fn a_used_up_counter_prints_what_it_leased_then_the_error() {
+    let db = TempDb::new("used-up");
+    let url = db.url();
+    let o = kuuid(&[
+        "seq",
+        "--db",
+        &url,
+        "--name",
+        "u",
+        "-n",
+        "250",
+        "--block",
+        "20",
+        "--shards",
+        "2",
+        "--shard-range",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let mut got = numbers(&o);
+    got.sort_unstable();
+    assert_eq!(got, (1..=200).collect::<Vec<_>>());
+    assert!(stderr(&o).contains("used up"), "{}", stderr(&o));
+}

@@ -35,6 +35,7 @@ use portable_atomic::AtomicU128;
 
 use crate::engine::{base36, hex};
 use crate::time::{IntoTimestamp, TimeError, Timestamp};
+use crate::word::{Word64, Word128};
 
 /// `sequential` draws a new prefix once the counter is at or past this.
 const SEQUENTIAL_LIMIT: u32 = 0xfff000;
@@ -508,7 +509,7 @@ impl Uuids {
             // A clock that never moves: the time, then one past the last.
             Some(g) => g.next_micros.fetch_add(1, Ordering::Relaxed),
             None => claim_utc(
-                &crate::sys::process_words().couch_utc,
+                &*crate::sys::process_words().couch_utc,
                 crate::sys::unix_micros(),
             ),
         };
@@ -845,6 +846,13 @@ fn sequential_word() -> &'static AtomicU128 {
     &crate::sys::process_words().couch_sequential
 }
 
+/// Makes the next `sequential` id draw a new prefix ([`crate::reseed`]):
+/// a word at 0 is a new process's, and the prefix comes from this thread's
+/// generator, which the token change that follows reseeds from the OS.
+pub(crate) fn reseed() {
+    sequential_word().store(0, Ordering::Relaxed);
+}
+
 /// A uniform draw from `1..=SEQUENTIAL_STEP` (CouchDB's `rand:uniform(16#ffd)`),
 /// by multiply-and-shift with rejection, so no step is favoured.
 fn step() -> u32 {
@@ -869,17 +877,22 @@ fn prefix() -> u128 {
 /// top 104 bits, counter in the low 24): the counter plus a step, or a new
 /// prefix and start once the last counter reached `0xfff000` (and for the
 /// first id, when the word is 0: a counter is never 0).
-fn claim_sequential(word: &AtomicU128, step: impl Fn() -> u32, prefix: impl Fn() -> u128) -> u128 {
+#[doc(hidden)]
+pub fn claim_sequential(
+    word: &impl Word128,
+    step: impl Fn() -> u32,
+    prefix: impl Fn() -> u128,
+) -> u128 {
     let inc = u128::from(step());
     let mut fresh = None;
-    let mut cur = word.load(Ordering::Relaxed);
+    let mut cur = word.load();
     loop {
         let next = if cur == 0 || (cur as u32 & 0xff_ffff) >= SEQUENTIAL_LIMIT {
             *fresh.get_or_insert_with(&prefix) | inc
         } else {
             cur + inc
         };
-        match word.compare_exchange_weak(cur, next, Ordering::Relaxed, Ordering::Relaxed) {
+        match word.compare_exchange(cur, next) {
             Ok(_) => return next,
             Err(seen) => cur = seen,
         }
@@ -888,11 +901,12 @@ fn claim_sequential(word: &AtomicU128, step: impl Fn() -> u32, prefix: impl Fn()
 
 /// The next `utc_*` microsecond after the last one in `word`: `now` if it
 /// is later, else the last + 1 (CouchDB's `utc_suffix`).
-fn claim_utc(word: &AtomicU64, now: u64) -> u64 {
-    let mut cur = word.load(Ordering::Relaxed);
+#[doc(hidden)]
+pub fn claim_utc(word: &impl Word64, now: u64) -> u64 {
+    let mut cur = word.load();
     loop {
         let next = if now <= cur { cur + 1 } else { now };
-        match word.compare_exchange_weak(cur, next, Ordering::Relaxed, Ordering::Relaxed) {
+        match word.compare_exchange(cur, next) {
             Ok(_) => return next,
             Err(seen) => cur = seen,
         }

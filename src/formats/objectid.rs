@@ -14,17 +14,23 @@
 //! fewer than 2^24 ids a second per process, this engine mints far more, and
 //! the carry gives the next 2^24 ids a value never used before in the
 //! process, so no ObjectId repeats within a process (until 2^64 ids).
-//! **Fork.** The word lives in the wipe-on-fork page: a child reads 0 and
-//! draws its own random value, as the spec's test plan asks (the `bson`
-//! crate does nothing on fork).
+//! **Fork and reseed.** The word lives in the wipe-on-fork page: a child
+//! reads 0 and draws its own random value, as the spec's test plan asks
+//! (the `bson` crate does nothing on fork). Each thread's block carries the
+//! process token it was claimed under, so a child never resumes a block of
+//! its parent's, whichever thread or bulk call mints first there.
+//! [`crate::reseed`] gives the word a fresh random value from the OS and
+//! moves the token, so two restored copies of one snapshot part ways.
 
 use std::cell::Cell;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 
 use crate::engine::hex;
+use crate::rng::fork::Tagged;
 use crate::time::{TimeError, Timestamp};
+use crate::word::Word64;
 
 /// A MongoDB ObjectId: 12 bytes; byte order is (second, process value,
 /// counter) order.
@@ -203,13 +209,16 @@ impl FromStr for ObjectId {
 
 /// Claims `count >= 1` consecutive states after the last one; returns the
 /// first. A word still 0 (first use, or a new child) gets `seed` first.
+/// Every state handed out is the word's value right after this call's own
+/// add, so no two claims share one (until the word wraps at 2^64).
+#[doc(hidden)]
 #[inline]
-fn claim(word: &AtomicU64, seed: impl FnOnce() -> u64, count: u64) -> u64 {
-    if word.load(Ordering::Relaxed) == 0 {
+pub fn claim(word: &impl Word64, seed: impl FnOnce() -> u64, count: u64) -> u64 {
+    if word.load() == 0 {
         // Racing threads each offer a seed; one wins, the others adopt it.
-        let _ = word.compare_exchange(0, seed().max(1), Ordering::Relaxed, Ordering::Relaxed);
+        let _ = word.compare_exchange(0, seed().max(1));
     }
-    word.fetch_add(count, Ordering::Relaxed).wrapping_add(1)
+    word.fetch_add(count).wrapping_add(1)
 }
 
 fn state() -> &'static AtomicU64 {
@@ -233,30 +242,55 @@ fn now_secs() -> u32 {
 const BLOCK_LEN: u64 = 256;
 
 thread_local! {
-    /// This thread's claimed states: the next one and one past the last.
-    static BLOCK: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+    /// This thread's claimed states (the next one and one past the last),
+    /// tagged with the process token they were claimed under: a forked
+    /// child or a [`crate::reseed`] finds the block stale, whatever else in
+    /// the process claimed first.
+    static BLOCK: Cell<Tagged<(u64, u64)>> = const { Cell::new(Tagged::stale((0, 0))) };
 }
 
 /// The next state for a single id, from this thread's block (one atomic
 /// add per 256 ids instead of one an id: ~5 ns of a ~13 ns call).
 #[inline]
 fn next_state() -> u64 {
+    let token = crate::rng::fork::token();
     let word = state();
     BLOCK
         .try_with(|b| {
-            let (next, end) = b.get();
-            // A word at 0 is a forked child's (or a first use): a block
-            // claimed in the parent belongs to the parent's sequence.
-            if next != end && word.load(Ordering::Relaxed) != 0 {
-                b.set((next.wrapping_add(1), end));
-                return next;
+            let mut block = b.get();
+            if let Some((next, end)) = block.get_mut(token)
+                && next != end
+            {
+                let state = *next;
+                *next = next.wrapping_add(1);
+                b.set(block);
+                return state;
             }
             let first = claim(word, seed, BLOCK_LEN);
-            b.set((first.wrapping_add(1), first.wrapping_add(BLOCK_LEN)));
+            b.set(Tagged::new(
+                token,
+                (first.wrapping_add(1), first.wrapping_add(BLOCK_LEN)),
+            ));
             first
         })
         // Thread-local storage already torn down: claim one.
         .unwrap_or_else(|_| claim(word, seed, 1))
+}
+
+/// Gives the process word a fresh random value ([`crate::reseed`]: a
+/// restored snapshot's copies must not share it). Drawn from the OS, not
+/// from a generator the snapshot copied; blocks claimed before are dropped
+/// by the token change that follows.
+pub(crate) fn reseed() {
+    reseed_word(state(), crate::rng::fork::fresh_token());
+}
+
+/// Puts `fresh` in the word: claims after it count on from there. A swap,
+/// not a store: it costs the same once per reseed, and loom models a store
+/// that races a `fetch_add` wrongly (tokio-rs/loom#254).
+#[doc(hidden)]
+pub fn reseed_word(word: &impl Word64, fresh: u64) {
+    word.swap(fresh.max(1));
 }
 
 /// An ObjectId minted now.

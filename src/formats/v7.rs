@@ -41,10 +41,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 
 use crate::engine::hex;
+use crate::rng::fork::Tagged;
 use crate::time::{TimeError, Timestamp};
+use crate::word::Word64;
 
 /// Bits of the counter: 12 in `rand_a` and 10 at the top of `rand_b`.
 const COUNTER_BITS: u32 = 22;
@@ -383,38 +385,6 @@ fn sequence() -> &'static AtomicU64 {
     &crate::sys::process_words().v7
 }
 
-/// What [`claim`] needs from its word: the process's is a std atomic in the
-/// wipe-on-fork page; `loom-tests/tests/v7.rs` runs the same claims over
-/// loom's. Relaxed order is enough: the word's own modification order is
-/// the ids' order, and it guards no other data.
-#[doc(hidden)]
-pub trait SequenceWord {
-    /// Adds `n`, returns the value before.
-    fn fetch_add(&self, n: u64) -> u64;
-    /// A strong compare-exchange; a failure returns the current value.
-    fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64>;
-}
-
-impl SequenceWord for AtomicU64 {
-    #[inline]
-    fn fetch_add(&self, n: u64) -> u64 {
-        self.fetch_add(n, Ordering::Relaxed)
-    }
-    fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64> {
-        self.compare_exchange(current, new, Ordering::Relaxed, Ordering::Relaxed)
-    }
-}
-
-#[cfg(loom)]
-impl SequenceWord for loom::sync::atomic::AtomicU64 {
-    fn fetch_add(&self, n: u64) -> u64 {
-        self.fetch_add(n, Ordering::Relaxed)
-    }
-    fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64> {
-        self.compare_exchange(current, new, Ordering::Relaxed, Ordering::Relaxed)
-    }
-}
-
 /// Claims `count` (1 to 2^20) consecutive sequence values after the last
 /// one and at or after millisecond `now` (below [`SEQUENCE_MS_LIMIT`]);
 /// returns the first. A new millisecond starts at `start() % 2^21`.
@@ -424,7 +394,7 @@ impl SequenceWord for loom::sync::atomic::AtomicU64 {
 /// claim that starts after another ended gets larger ones.
 #[doc(hidden)]
 #[inline]
-pub fn claim(seq: &impl SequenceWord, now: u64, start: impl FnOnce() -> u64, count: u64) -> u64 {
+pub fn claim(seq: &impl Word64, now: u64, start: impl FnOnce() -> u64, count: u64) -> u64 {
     debug_assert!((1..=1 << 20).contains(&count) && now < SEQUENCE_MS_LIMIT);
     let before = seq.fetch_add(count);
     // The word's millisecond is the clock's or later (the clock stepped
@@ -441,7 +411,7 @@ pub fn claim(seq: &impl SequenceWord, now: u64, start: impl FnOnce() -> u64, cou
 /// to `now` or later first, when the claim continues after that thread's.
 #[cold]
 fn advance(
-    seq: &impl SequenceWord,
+    seq: &impl Word64,
     now: u64,
     start: impl FnOnce() -> u64,
     count: u64,
@@ -578,7 +548,7 @@ const BLOCK: u64 = 256;
 /// (and of [`kuuid::v7`](crate::v7)) are ordered by millisecond but not
 /// within one: a generator keeps minting from its block until the clock
 /// moves on. [`kuuid::v7`](crate::v7) is the one ordered across the whole
-/// process, at the price of one compare-and-swap on the shared word an id
+/// process, at the price of one atomic add on the shared word an id
 /// (measured in the README: two threads minting at once each run several
 /// times slower than one alone).
 ///
@@ -603,11 +573,12 @@ const BLOCK: u64 = 256;
 /// ```
 #[derive(Debug, Default)]
 pub struct V7Generator {
-    /// The next sequence value of the block, and one past its last.
-    next: u128,
-    end: u128,
-    /// The process token the block was claimed under.
-    token: u64,
+    /// The next sequence value of the block and one past its last, under
+    /// the process token the block was claimed under.
+    block: Tagged<(u128, u128)>,
+    /// For a generator pinned at a time ([`V7Generator::at`]): the next
+    /// sequence value, counted on from a random start in that millisecond.
+    pinned: Option<u128>,
 }
 
 impl V7Generator {
@@ -621,6 +592,35 @@ impl V7Generator {
         V7Generator::default()
     }
 
+    /// A generator whose ids carry time `t` instead of now: a random
+    /// counter start in `t`'s millisecond, then +1 an id, so its ids are
+    /// strictly increasing (after 2^21 ids at least, the counter carries
+    /// into the next millisecond, as the sequence of ids minted now does).
+    /// Fails past the 48-bit millisecond range (year 10889).
+    ///
+    /// Unlike ids minted now, these are unique only within the generator:
+    /// another generator at the same time starts at another random
+    /// counter, and 52 random bits follow the counter in each id.
+    ///
+    /// ```
+    /// let mut g = kuuid::V7Generator::at("2024-01-01T00:00:00Z")?;
+    /// let ids: Vec<_> = (0..1000).map(|_| g.generate()).collect();
+    /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// assert_eq!(ids[0].timestamp().to_string(), "2024-01-01T00:00:00Z");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn at(t: impl crate::time::IntoTimestamp) -> Result<Self, TimeError> {
+        let t = t.into_timestamp()?;
+        let first = at(t)?;
+        Ok(V7Generator {
+            block: Tagged::default(),
+            pinned: Some(
+                u128::from((first.to_u128() >> 80) as u64) << COUNTER_BITS
+                    | u128::from(first.counter()),
+            ),
+        })
+    }
+
     /// A UUIDv7 minted now: strictly after this generator's previous ids.
     ///
     /// ```
@@ -630,27 +630,32 @@ impl V7Generator {
     /// ```
     #[inline]
     pub fn generate(&mut self) -> Uuid7 {
+        if let Some(next) = &mut self.pinned {
+            let v = *next;
+            *next += 1;
+            return from_sequence(v, random_u64());
+        }
         let now = crate::sys::coarse_millis();
         let token = crate::rng::fork::token();
-        // A used-up block, a fork or reseed since the claim, or a clock
-        // that has moved past the block's millisecond: claim afresh.
-        if self.next == self.end
-            || token != self.token
-            || self.next >> COUNTER_BITS < u128::from(now)
-        {
-            self.claim(token);
-        }
-        let v = self.next;
-        self.next += 1;
+        let v = match self.block.get_mut(token) {
+            // A block of this process, not used up, whose millisecond the
+            // clock has not passed.
+            Some((next, end)) if *next != *end && *next >> COUNTER_BITS >= u128::from(now) => {
+                let v = *next;
+                *next += 1;
+                v
+            }
+            _ => self.claim(token),
+        };
         from_sequence(v, random_u64())
     }
 
+    /// Claims a new block and takes its first value.
     #[cold]
-    fn claim(&mut self, token: u64) {
+    fn claim(&mut self, token: u64) -> u128 {
         let first = claim_now(BLOCK);
-        self.next = first;
-        self.end = first + u128::from(BLOCK);
-        self.token = token;
+        self.block = Tagged::new(token, (first + 1, first + u128::from(BLOCK)));
+        first
     }
 
     /// Fills `ids` with UUIDv7s minted now, strictly increasing along the
@@ -666,9 +671,19 @@ impl V7Generator {
     /// assert!(ids[99] < g.generate());
     /// ```
     pub fn fill(&mut self, ids: &mut [Uuid7]) {
+        if let Some(next) = &mut self.pinned {
+            for chunk in ids.chunks_mut(256) {
+                let mut random = [0u64; 256];
+                let random = &mut random[..chunk.len()];
+                crate::local::fill_words(bytemuck::cast_slice_mut(random));
+                write_run(*next, random, chunk);
+                *next += chunk.len() as u128;
+            }
+            return;
+        }
         fill_now(ids);
         // The rest of the block sorts before what the fill claimed.
-        self.next = self.end;
+        self.block = Tagged::default();
     }
 }
 
@@ -689,6 +704,7 @@ pub(crate) fn at(t: Timestamp) -> Result<Uuid7, TimeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     /// Claims from one word: consecutive within a millisecond, a fresh start
     /// when the clock moves, the newest millisecond kept when it steps back,

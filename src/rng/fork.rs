@@ -33,6 +33,41 @@ pub(crate) fn reseed_all() {
     replace_token(sys::fork_word(), fresh_token);
 }
 
+/// A value made under one process token: every per-thread cache of minted
+/// state (look-ahead ids, claimed blocks of counters) is one of these, so a
+/// fork or a [`crate::reseed`] makes it stale in one place and one way.
+/// Tokens are never 0, so [`Tagged::stale`] matches no process.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Tagged<T> {
+    token: u64,
+    value: T,
+}
+
+impl<T> Tagged<T> {
+    /// A value that belongs to no process (a cache not filled yet).
+    pub(crate) const fn stale(value: T) -> Self {
+        Tagged { token: 0, value }
+    }
+
+    /// `value`, made under `token`.
+    #[inline]
+    pub(crate) const fn new(token: u64, value: T) -> Self {
+        Tagged { token, value }
+    }
+
+    /// The value, if it was made under `token` (the current one).
+    #[inline]
+    pub(crate) fn get(&self, token: u64) -> Option<&T> {
+        (self.token == token).then_some(&self.value)
+    }
+
+    /// The value to change in place, if it was made under `token`.
+    #[inline]
+    pub(crate) fn get_mut(&mut self, token: u64) -> Option<&mut T> {
+        (self.token == token).then_some(&mut self.value)
+    }
+}
+
 /// What the token protocol needs from its word: the process's is a std
 /// atomic in the wipe-on-fork page; `loom-tests/tests/fork_token.rs` runs
 /// the same functions over loom's.
@@ -96,8 +131,9 @@ pub fn replace_token(w: &impl TokenWord, fresh: impl FnOnce() -> u64) {
 }
 
 /// A random non-zero token, or [`fallback_token`] if the OS has no
-/// randomness.
-fn fresh_token() -> u64 {
+/// randomness. Also the fresh seed [`crate::reseed`] gives process words:
+/// it never comes from a generator that a snapshot copied.
+pub(crate) fn fresh_token() -> u64 {
     let mut b = [0u8; 8];
     let t = match getrandom::fill(&mut b) {
         Ok(()) => u64::from_le_bytes(b),
@@ -124,6 +160,23 @@ fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tagged_tests {
+    use super::*;
+
+    #[test]
+    fn a_tagged_value_serves_its_own_token_only() {
+        let mut v = Tagged::stale(5u32);
+        assert_eq!(v.get(1), None);
+        v = Tagged::new(7, 5);
+        assert_eq!(v.get(7), Some(&5));
+        assert_eq!(v.get(8), None);
+        *v.get_mut(7).unwrap() += 1;
+        assert_eq!(v.get(7), Some(&6));
+        assert!(v.get_mut(0).is_none());
+    }
 }
 
 #[cfg(all(test, unix))]

@@ -34,6 +34,8 @@ use std::sync::atomic::{AtomicU64, Ordering, fence};
 
 use crossbeam_utils::CachePadded;
 
+use super::wait::Backoff;
+
 /// The longest block: a trillion values.
 pub const MAX_LEN: u64 = 1 << 40;
 
@@ -174,7 +176,10 @@ impl<const SLOTS: usize> Blocks<SLOTS> {
         // The process id is a system call: asked for only here, once per
         // block installed.
         self.lock(pid());
-        let result = (|| {
+        // Released however the lease ends, also by a panic: a lock left
+        // held would make every other thread wait forever.
+        let _unlock = Unlock(&self.lock);
+        (|| {
             if let Read::Ready(_) = self.read(i, token) {
                 return Ok(true);
             }
@@ -194,9 +199,7 @@ impl<const SLOTS: usize> Blocks<SLOTS> {
                 self.installed.store(next, Ordering::Relaxed);
             }
             Ok(true)
-        })();
-        self.unlock();
-        result
+        })()
     }
 
     fn read(&self, i: u64, token: u64) -> Read {
@@ -241,6 +244,7 @@ impl<const SLOTS: usize> Blocks<SLOTS> {
     }
 
     fn lock(&self, pid: u64) {
+        let mut backoff = Backoff::default();
         loop {
             match self
                 .lock
@@ -258,22 +262,17 @@ impl<const SLOTS: usize> Blocks<SLOTS> {
                         return;
                     }
                 }
-                Err(_) => yield_now(),
+                Err(_) => backoff.wait(),
             }
         }
     }
+}
 
-    fn unlock(&self) {
-        self.lock.store(0, Ordering::Release);
+/// Releases the installers' lock when dropped.
+struct Unlock<'a>(&'a AtomicU64);
+
+impl Drop for Unlock<'_> {
+    fn drop(&mut self) {
+        self.0.store(0, Ordering::Release);
     }
-}
-
-#[cfg(loom)]
-fn yield_now() {
-    loom::thread::yield_now();
-}
-
-#[cfg(not(loom))]
-fn yield_now() {
-    std::thread::yield_now();
 }

@@ -3,26 +3,37 @@
 //! documents").
 
 use super::error::{BoxError, Error};
+use super::layout::{Layout, LayoutMismatch, Row};
 use super::source::BlockSource;
 
 /// Named counters kept durably: the one operation every block source
 /// needs from its database.
 ///
+/// A counter is made with a [`Layout`] (one row, or shards each owning a
+/// range) that the store records with it; a lease that names another
+/// layout is refused with [`LayoutMismatch`], because the same name read
+/// with another layout hands out values again.
+///
 /// ```
-/// use kuuid::sequence::{CounterStore, MemoryCounters};
+/// use kuuid::sequence::{CounterStore, Layout, MemoryCounters, Row};
 /// let m = MemoryCounters::new();
-/// assert_eq!(m.advance("n", 100, 10, 1000).unwrap(), Some(100));
-/// assert_eq!(m.advance("n", 100, 10, 1000).unwrap(), Some(110));
-/// assert_eq!(m.advance("n", 100, 900, 1000).unwrap(), None);
+/// let row = Row::single("n");
+/// assert_eq!(m.advance(row, 100, 10, 1000).unwrap(), Some(100));
+/// assert_eq!(m.advance(row, 100, 10, 1000).unwrap(), Some(110));
+/// assert_eq!(m.advance(row, 100, 900, 1000).unwrap(), None);
+/// let other = Row { name: "n", shard: 0, layout: Layout::Sharded { shards: 2, range: 10 } };
+/// assert!(m.advance(other, 1, 1, 11).is_err());
 /// ```
 pub trait CounterStore: Send + Sync + 'static {
-    /// Atomically and durably, in one step: creates counter `name` at
-    /// `first` if it does not exist; then, if `next + len <= limit`, moves
-    /// it to `next + len` and returns the old `next`, and otherwise leaves
-    /// it and returns `None`.
+    /// Atomically and durably, in one step: checks that counter
+    /// `row.name` was made with `row.layout` (recording it if the counter
+    /// is new, and failing with [`LayoutMismatch`] if it was made with
+    /// another); creates row `row.shard` at `first` if it does not exist;
+    /// then, if `next + len <= limit`, moves it to `next + len` and returns
+    /// the old `next`, and otherwise leaves it and returns `None`.
     fn advance(
         &self,
-        name: &str,
+        row: Row<'_>,
         first: u64,
         len: u64,
         limit: u64,
@@ -40,16 +51,25 @@ pub trait CounterStore: Send + Sync + 'static {
     }
 }
 
+/// Turns a store's error into the sequence's: a layout mismatch is its own
+/// variant, the rest are the store's.
+fn store_error(e: BoxError) -> Error {
+    match e.downcast::<LayoutMismatch>() {
+        Ok(m) => Error::Layout(*m),
+        Err(e) => Error::Store(e),
+    }
+}
+
 /// A shared store: several counters can use one connection.
 impl<C: CounterStore + ?Sized> CounterStore for std::sync::Arc<C> {
     fn advance(
         &self,
-        name: &str,
+        row: Row<'_>,
         first: u64,
         len: u64,
         limit: u64,
     ) -> Result<Option<u64>, BoxError> {
-        (**self).advance(name, first, len, limit)
+        (**self).advance(row, first, len, limit)
     }
 
     fn max_value(&self) -> u64 {
@@ -125,8 +145,8 @@ impl<C: CounterStore> BlockSource for Counter<C> {
         let limit = self.limit.unwrap_or(max);
         check(len, limit, self.first, max)?;
         self.store
-            .advance(&self.name, self.first, len, limit)
-            .map_err(Error::Store)?
+            .advance(Row::single(&self.name), self.first, len, limit)
+            .map_err(store_error)?
             .ok_or_else(|| Error::Exhausted {
                 name: self.name.clone(),
                 len,
@@ -154,12 +174,14 @@ fn check(len: u64, limit: u64, first: u64, max: u64) -> Result<(), Error> {
     Ok(())
 }
 
-/// `shards` counter rows, row `k` owning the values `k * range ..
-/// (k + 1) * range` (row 0 starts at 1: 0 is not handed out): each lease
-/// moves one row picked at random, so writers spread over the rows
-/// instead of queueing on one. A row never leases past its range: when
-/// its range is used up the lease moves to the next row, and when every
-/// row's is, it fails with [`Error::Exhausted`].
+/// `shards` counter rows, row `k` owning the `range` values `k * range + 1
+/// ..= (k + 1) * range` (so 0 is never handed out): each lease moves one
+/// row picked at random, so writers spread over the rows instead of
+/// queueing on one. A row never leases past its range: when its range is
+/// used up the lease moves to the next row, and when every row's is, it
+/// fails with [`Error::Exhausted`]. The layout (shards and range) is
+/// recorded with the counter: the same name with another layout is
+/// refused ([`Error::Layout`]).
 ///
 /// Values are unique across all rows, but blocks from different rows
 /// interleave, so a [`Sequence`](super::Sequence) over a sharded counter
@@ -169,7 +191,7 @@ fn check(len: u64, limit: u64, first: u64, max: u64) -> Result<(), Error> {
 /// use kuuid::sequence::{BlockSource, MemoryCounters, ShardedCounter};
 /// let s = ShardedCounter::new(MemoryCounters::new(), "accounts", 4, 1_000_000)?;
 /// let first = s.lease(100)?;
-/// assert!(first % 1_000_000 <= 1_000_000 - 100);
+/// assert_eq!((first - 1) % 1_000_000 % 100, 0);
 /// # Ok::<(), kuuid::sequence::Error>(())
 /// ```
 #[derive(Debug)]
@@ -181,16 +203,16 @@ pub struct ShardedCounter<C> {
 }
 
 impl<C: CounterStore> ShardedCounter<C> {
-    /// `shards` rows named `name#0`, `name#1`, ... each owning `range`
-    /// values. Fails if `shards * range` passes the store's integers.
+    /// `shards` rows of counter `name`, each owning `range` values. Fails
+    /// if `shards * range` passes the store's integers.
     pub fn new(store: C, name: impl Into<String>, shards: u64, range: u64) -> Result<Self, Error> {
         let max = store.max_value();
         let length = |what, value, max| Error::Length { what, value, max };
         if shards == 0 {
             return Err(length("shard count", 0, max));
         }
-        if range == 0 || shards.checked_mul(range).is_none_or(|end| end > max) {
-            return Err(length("shard range", range, max / shards));
+        if range == 0 || shards.checked_mul(range).is_none_or(|end| end >= max) {
+            return Err(length("shard range", range, (max - 1) / shards));
         }
         Ok(ShardedCounter {
             store,
@@ -205,22 +227,30 @@ impl<C: CounterStore> ShardedCounter<C> {
         &self.store
     }
 
-    /// The row that owns `value`, and that row's name.
+    /// The layout recorded with the counter.
+    pub fn layout(&self) -> Layout {
+        Layout::Sharded {
+            shards: self.shards,
+            range: self.range,
+        }
+    }
+
+    /// The row that owns `value`.
     ///
     /// ```
     /// use kuuid::sequence::{MemoryCounters, ShardedCounter};
     /// let s = ShardedCounter::new(MemoryCounters::new(), "a", 4, 1000)?;
-    /// assert_eq!(s.shard_of(2500), Some((2, "a#2".to_string())));
-    /// assert_eq!(s.shard_of(4000), None);
+    /// assert_eq!(s.shard_of(1), Some(0));
+    /// assert_eq!(s.shard_of(1000), Some(0));
+    /// assert_eq!(s.shard_of(2500), Some(2));
+    /// assert_eq!(s.shard_of(4000), Some(3));
+    /// assert_eq!(s.shard_of(4001), None);
+    /// assert_eq!(s.shard_of(0), None);
     /// # Ok::<(), kuuid::sequence::Error>(())
     /// ```
-    pub fn shard_of(&self, value: u64) -> Option<(u64, String)> {
-        let k = value / self.range;
-        (k < self.shards).then(|| (k, self.row(k)))
-    }
-
-    fn row(&self, k: u64) -> String {
-        format!("{}#{k}", self.name)
+    pub fn shard_of(&self, value: u64) -> Option<u64> {
+        let k = value.checked_sub(1)? / self.range;
+        (k < self.shards).then_some(k)
     }
 }
 
@@ -233,14 +263,20 @@ impl<C: CounterStore> BlockSource for ShardedCounter<C> {
                 max: self.range,
             });
         }
+        let layout = self.layout();
         let start = getrandom::u64()? % self.shards;
         for step in 0..self.shards {
-            let k = (start + step) % self.shards;
-            let (first, limit) = ((k * self.range).max(1), (k + 1) * self.range);
+            let shard = (start + step) % self.shards;
+            let (first, limit) = (shard * self.range + 1, (shard + 1) * self.range + 1);
+            let row = Row {
+                name: &self.name,
+                shard,
+                layout,
+            };
             if let Some(v) = self
                 .store
-                .advance(&self.row(k), first, len, limit)
-                .map_err(Error::Store)?
+                .advance(row, first, len, limit)
+                .map_err(store_error)?
             {
                 return Ok(v);
             }
@@ -248,7 +284,7 @@ impl<C: CounterStore> BlockSource for ShardedCounter<C> {
         Err(Error::Exhausted {
             name: self.name.clone(),
             len,
-            limit: self.shards * self.range,
+            limit: self.shards * self.range + 1,
         })
     }
 

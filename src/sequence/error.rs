@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::layout::LayoutMismatch;
 use super::render;
 
 /// The error a database driver's failure is wrapped in.
@@ -24,6 +25,11 @@ pub enum Error {
         /// The first value the counter may not reach.
         limit: u64,
     },
+    /// The counter was made with another layout than the source asks for.
+    Layout(LayoutMismatch),
+    /// The block source panicked while leasing; the block it was leasing is
+    /// never handed out, and the next lease tries again.
+    Panicked(String),
     /// The operating system's random generator failed.
     Random(getrandom::Error),
     /// A value could not be rendered as asked.
@@ -55,6 +61,8 @@ impl fmt::Display for Error {
                 Ok(())
             }
             Error::Random(e) => write!(f, "random generator: {e}"),
+            Error::Layout(e) => e.fmt(f),
+            Error::Panicked(what) => write!(f, "the block source panicked while leasing: {what}"),
             Error::Render(e) => e.fmt(f),
             Error::Exhausted { name, len, limit } => write!(
                 f,
@@ -73,6 +81,7 @@ impl std::error::Error for Error {
             Error::Store(e) => Some(&**e),
             Error::Random(e) => Some(e),
             Error::Render(e) => Some(e),
+            Error::Layout(e) => Some(e),
             _ => None,
         }
     }
@@ -89,3 +98,38 @@ impl From<render::RenderError> for Error {
         Error::Render(e)
     }
 }
+
+/// A store's table exists with other columns than the store needs (made by
+/// an older kuuid, or by hand): refused at connect, before any lease.
+///
+/// ```
+/// let e = kuuid::sequence::SchemaError {
+///     table: "kuuid_counters",
+///     found: vec!["name text".into(), "next numeric".into()],
+///     expected: vec!["name text".into(), "next bigint".into()],
+/// };
+/// assert_eq!(e.to_string(), "table kuuid_counters has columns (name text, next numeric), expected (name text, next bigint)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaError {
+    /// The table.
+    pub table: &'static str,
+    /// Its columns, as `name type`.
+    pub found: Vec<String>,
+    /// The columns the store needs.
+    pub expected: Vec<String>,
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "table {} has columns ({}), expected ({})",
+            self.table,
+            self.found.join(", "),
+            self.expected.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for SchemaError {}

@@ -6,9 +6,15 @@ use std::sync::Mutex;
 
 use super::counter::CounterStore;
 use super::error::BoxError;
+use super::layout::{Layout, LayoutMismatch, Row};
 
 /// Counters in a map behind a mutex (taken once per lease, not per value).
 /// Nothing survives the process: a new one starts every counter afresh.
+///
+/// The counters belong to the process that made them: in a forked child,
+/// or after [`kuuid::reseed`](crate::reseed) (a restored copy of the
+/// process), a lease fails with [`CopiedCounters`], because the copy's
+/// counters would hand out the values the original hands out.
 ///
 /// ```
 /// use kuuid::sequence::{Counter, MemoryCounters, Sequence};
@@ -16,9 +22,28 @@ use super::error::BoxError;
 /// assert_eq!(seq.next()?, 1);
 /// # Ok::<(), kuuid::sequence::Error>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MemoryCounters {
-    next: Mutex<HashMap<String, u64>>,
+    state: Mutex<State>,
+    /// The process token the counters were made under.
+    token: u64,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Each counter's layout.
+    layouts: HashMap<String, Layout>,
+    /// Each row's next value, by counter and shard.
+    next: HashMap<(String, u64), u64>,
+}
+
+impl Default for MemoryCounters {
+    fn default() -> Self {
+        MemoryCounters {
+            state: Mutex::default(),
+            token: crate::rng::fork::token(),
+        }
+    }
 }
 
 impl MemoryCounters {
@@ -27,46 +52,80 @@ impl MemoryCounters {
         Self::default()
     }
 
-    /// The next value of counter `name`, if it exists.
+    /// The next value of the single counter `name`, if it exists.
     ///
     /// ```
-    /// use kuuid::sequence::{CounterStore, MemoryCounters};
+    /// use kuuid::sequence::{CounterStore, MemoryCounters, Row};
     /// let m = MemoryCounters::new();
-    /// m.advance("n", 5, 10, 100).unwrap();
+    /// m.advance(Row::single("n"), 5, 10, 100).unwrap();
     /// assert_eq!(m.get("n"), Some(15));
     /// ```
     pub fn get(&self, name: &str) -> Option<u64> {
-        self.lock().get(name).copied()
+        self.lock().next.get(&(name.to_owned(), 0)).copied()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, u64>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         // A panic elsewhere while the map was held leaves it whole: every
         // change is one insert.
-        self.next.lock().unwrap_or_else(|e| e.into_inner())
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+/// A lease on [`MemoryCounters`] in a copy of the process that made them
+/// (a forked child, or after [`kuuid::reseed`](crate::reseed)).
+///
+/// ```
+/// let e = kuuid::sequence::CopiedCounters;
+/// assert!(e.to_string().contains("forked child"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopiedCounters;
+
+impl std::fmt::Display for CopiedCounters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(
+            "in-memory counters belong to the process that made them; this is a forked child or a restored copy (kuuid::reseed), whose copy would repeat the original's values",
+        )
+    }
+}
+
+impl std::error::Error for CopiedCounters {}
 
 impl CounterStore for MemoryCounters {
     fn advance(
         &self,
-        name: &str,
+        row: Row<'_>,
         first: u64,
         len: u64,
         limit: u64,
     ) -> Result<Option<u64>, BoxError> {
-        let mut map = self.lock();
-        // `entry` would allocate the name on every lease.
-        if !map.contains_key(name) {
-            map.insert(name.to_owned(), first);
+        if crate::rng::fork::token() != self.token {
+            return Err(Box::new(CopiedCounters));
         }
-        let next = map.get_mut(name).expect("inserted above");
+        let mut state = self.lock();
+        match state.layouts.get(row.name) {
+            Some(&l) if l != row.layout => {
+                return Err(Box::new(LayoutMismatch {
+                    name: row.name.to_owned(),
+                    stored: l.to_string(),
+                    requested: row.layout,
+                }));
+            }
+            Some(_) => {}
+            None => {
+                state.layouts.insert(row.name.to_owned(), row.layout);
+            }
+        }
+        let next = state
+            .next
+            .entry((row.name.to_owned(), row.shard))
+            .or_insert(first);
         Ok(match next.checked_add(len) {
             Some(end) if end <= limit => Some(std::mem::replace(next, end)),
             _ => None,
         })
     }
 
-    /// A map update is cheaper than waking a thread.
     fn prefetch_in_background(&self) -> bool {
         false
     }

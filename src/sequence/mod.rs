@@ -39,11 +39,14 @@ use std::sync::{Arc, Mutex, Weak};
 use crossbeam_utils::CachePadded;
 use thread_local::ThreadLocal;
 
+use crate::rng::fork::Tagged;
+
 mod blocks;
 #[cfg(any(feature = "rusqlite", feature = "postgres"))]
 mod connection;
 mod counter;
 mod error;
+mod layout;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -52,31 +55,31 @@ pub mod retry;
 mod source;
 #[cfg(feature = "rusqlite")]
 mod sqlite;
+mod wait;
 
 #[doc(hidden)]
 pub use blocks::{Blocks, Claim};
 pub use counter::{Counter, CounterStore, ShardedCounter};
-pub use error::{BoxError, Error};
-pub use memory::MemoryCounters;
+pub use error::{BoxError, Error, SchemaError};
+pub use layout::{Layout, LayoutMismatch, Row};
+pub use memory::{CopiedCounters, MemoryCounters};
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresCounters;
 pub use source::BlockSource;
 #[cfg(feature = "rusqlite")]
 pub use sqlite::SqliteCounters;
 
-/// A thread's run of claimed values: `next..end`, under fork token `token`.
+/// A thread's run of claimed values, `next..end`, under the process token
+/// it was claimed under.
+type Chunk = Tagged<Run>;
+
 #[derive(Clone, Copy)]
-struct Chunk {
+struct Run {
     next: u64,
     end: u64,
-    token: u64,
 }
 
-const EMPTY_CHUNK: Chunk = Chunk {
-    next: 0,
-    end: 0,
-    token: 0,
-};
+const EMPTY_CHUNK: Chunk = Tagged::stale(Run { next: 0, end: 0 });
 
 /// What the prefetch thread shares with the sequence.
 struct Shared<S> {
@@ -92,7 +95,11 @@ struct Shared<S> {
 impl<S: BlockSource> Shared<S> {
     fn lease(&self) -> Result<u64, Error> {
         let len = self.blocks.block_len();
-        let first = self.source.lease(len)?;
+        // A panicking source is an error like any other: the claim that
+        // asked fails, and the next one leases again.
+        let first =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.source.lease(len)))
+                .map_err(|p| Error::Panicked(panic_message(&*p)))??;
         // A source that hands out a block past u64 would wrap: refuse it.
         first.checked_add(len).ok_or(Error::Length {
             what: "leased block end",
@@ -111,8 +118,10 @@ impl<S: BlockSource> Shared<S> {
 /// divisor of the length up to 1024) with one atomic add, then hands them
 /// out from its own slot. Whole blocks keep threads off each other's cache
 /// lines: with runs of half a block, two threads ran 1.56x one; with whole
-/// blocks, 1.88x. Values a thread took but did not hand out are burned
-/// when it exits. Pick long blocks with small divisors (10^4, 2^16): a
+/// blocks, 1.88x. Values a thread took but did not hand out when it exits
+/// stay in its slot: the next thread given that slot (thread ids are
+/// reused) hands them out first, and they are burned when the sequence is
+/// dropped. Pick long blocks with small divisors (10^4, 2^16): a
 /// prime length over 1024 makes every value a shared atomic add.
 ///
 /// `Sequence` is `Send + Sync`; share it with an `Arc`. A forked child
@@ -212,20 +221,23 @@ impl<S: BlockSource> Sequence<S> {
         let slot = self
             .local
             .get_or(|| CachePadded::new(Cell::new(EMPTY_CHUNK)));
-        let c = slot.get();
-        if c.next < c.end && c.token == token {
-            slot.set(Chunk {
-                next: c.next + 1,
-                ..c
-            });
-            return Ok(c.next);
+        let mut c = slot.get();
+        if let Some(run) = c.get_mut(token)
+            && run.next < run.end
+        {
+            let v = run.next;
+            run.next += 1;
+            slot.set(c);
+            return Ok(v);
         }
         let first = self.claim(token)?;
-        slot.set(Chunk {
-            next: first + 1,
-            end: first + self.run,
+        slot.set(Tagged::new(
             token,
-        });
+            Run {
+                next: first + 1,
+                end: first + self.run,
+            },
+        ));
         Ok(first)
     }
 
@@ -241,35 +253,56 @@ impl<S: BlockSource> Sequence<S> {
     /// # Ok::<(), kuuid::sequence::Error>(())
     /// ```
     pub fn fill(&self, out: &mut [u64]) -> Result<(), Error> {
+        self.fill_some(out).1
+    }
+
+    /// As [`fill`](Self::fill), and when a lease fails part of the way,
+    /// says how many values it wrote before: `out[..n]` holds values that
+    /// are the caller's to use (printing them loses nothing; dropping them
+    /// leaves a gap).
+    ///
+    /// ```
+    /// # use kuuid::sequence::{Counter, MemoryCounters, Sequence};
+    /// let seq = Sequence::new(Counter::new(MemoryCounters::new(), "n").up_to(31), 10)?;
+    /// let mut v = [0u64; 50];
+    /// let (n, result) = seq.fill_some(&mut v);
+    /// assert_eq!(n, 30);
+    /// assert_eq!(v[..n], (1..=30).collect::<Vec<_>>()[..]);
+    /// assert!(result.is_err());
+    /// # Ok::<(), kuuid::sequence::Error>(())
+    /// ```
+    pub fn fill_some(&self, out: &mut [u64]) -> (usize, Result<(), Error>) {
         let token = crate::rng::fork::token();
         let slot = self
             .local
             .get_or(|| CachePadded::new(Cell::new(EMPTY_CHUNK)));
-        let mut c = slot.get();
-        if c.token != token {
-            c = EMPTY_CHUNK;
-        }
-        let mut rest = out;
-        while !rest.is_empty() {
-            if c.next == c.end {
-                let first = self.claim(token)?;
-                c = Chunk {
+        let mut run = slot
+            .get()
+            .get(token)
+            .copied()
+            .unwrap_or(Run { next: 0, end: 0 });
+        let mut done = 0;
+        while done < out.len() {
+            if run.next == run.end {
+                let first = match self.claim(token) {
+                    Ok(first) => first,
+                    Err(e) => return (done, Err(e)),
+                };
+                run = Run {
                     next: first,
                     end: first + self.run,
-                    token,
                 };
             }
-            let n = ((c.end - c.next) as usize).min(rest.len());
-            let (now, later) = rest.split_at_mut(n);
-            for (v, x) in now.iter_mut().zip(c.next..) {
+            let n = ((run.end - run.next) as usize).min(out.len() - done);
+            for (v, x) in out[done..done + n].iter_mut().zip(run.next..) {
                 *v = x;
             }
-            c.next += n as u64;
+            run.next += n as u64;
+            done += n;
             // Saved after each run, so an error keeps what was claimed.
-            slot.set(c);
-            rest = later;
+            slot.set(Tagged::new(token, run));
         }
-        Ok(())
+        (done, Ok(()))
     }
 
     /// Claims a run of values from the shared blocks, leasing inline when
@@ -345,6 +378,15 @@ fn prefetch_loop<S: BlockSource>(shared: Weak<Shared<S>>) {
         }
         std::thread::park();
     }
+}
+
+/// The text of a panic's payload (`panic!` with a message gives a `&str`
+/// or a `String`).
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(a panic without a message)".into())
 }
 
 fn pid() -> u64 {

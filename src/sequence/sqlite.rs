@@ -1,5 +1,6 @@
 //! Counters in a SQLite file (feature `rusqlite`): the embedded default.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -7,15 +8,27 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 
 use super::connection::PerProcess;
 use super::counter::CounterStore;
-use super::error::{BoxError, Error};
+use super::error::{BoxError, Error, SchemaError};
+use super::layout::{Layout, LayoutMismatch, Row};
 
-/// Counters in the table `kuuid_counters (name TEXT PRIMARY KEY, next
-/// INTEGER)` of a SQLite file, created if missing. A lease is one
-/// `IMMEDIATE` transaction (insert the row if missing, then `UPDATE ...
-/// SET next = next + len ... RETURNING`), committed before the block is
-/// used: with the file's default `synchronous = FULL` it is on disk when
-/// the value is handed out. Processes sharing the file take turns (a busy
-/// timeout of 30 s).
+/// The table, as SQLite reports its columns (`PRAGMA table_info`).
+const COLUMNS: [(&str, &str); 4] = [
+    ("name", "TEXT"),
+    ("shard", "INTEGER"),
+    ("next", "INTEGER"),
+    ("layout", "TEXT"),
+];
+
+/// Counters in the table `kuuid_counters (name TEXT, shard INTEGER, next
+/// INTEGER, layout TEXT, PRIMARY KEY (name, shard))` of a SQLite file,
+/// created if missing (an existing table with other columns is refused at
+/// open). Each counter has a row per shard, and a row at shard -1 that
+/// records its [`Layout`]. A lease is one `IMMEDIATE` transaction (insert
+/// the rows if missing, check the layout on the connection's first lease
+/// of the counter, then `UPDATE ... SET next = next + len ... RETURNING`),
+/// committed with `synchronous = FULL` (set on every connection) before the
+/// block is used. Processes sharing the file take turns (a busy timeout of
+/// 30 s).
 ///
 /// ```
 /// use kuuid::sequence::{Counter, Sequence, SqliteCounters};
@@ -29,20 +42,26 @@ use super::error::{BoxError, Error};
 #[derive(Debug)]
 pub struct SqliteCounters {
     path: PathBuf,
-    conn: PerProcess<Connection>,
+    conn: PerProcess<Conn>,
+}
+
+/// A connection and the counters whose layout it has checked (a layout
+/// row never changes once written).
+#[derive(Debug)]
+struct Conn {
+    db: Connection,
+    checked: HashMap<String, Layout>,
 }
 
 impl SqliteCounters {
-    /// Opens (or creates) the file and the table, in WAL mode.
+    /// Opens (or creates) the file and the table, in WAL mode; refuses a
+    /// table whose columns are not the ones above.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Error> {
         let store = SqliteCounters {
             path: path.as_ref().to_owned(),
             conn: PerProcess::new(),
         };
-        store
-            .conn
-            .with(|| store.connect(), |_| Ok(()))
-            .map_err(|e| Error::Store(Box::new(e)))?;
+        store.conn.with(|| store.connect(), |_| Ok(()))?;
         Ok(store)
     }
 
@@ -51,19 +70,24 @@ impl SqliteCounters {
         &self.path
     }
 
-    fn connect(&self) -> rusqlite::Result<Connection> {
-        let conn = Connection::open(&self.path)?;
-        conn.busy_timeout(Duration::from_secs(30))?;
+    fn connect(&self) -> Result<Conn, Error> {
+        let store = |e: rusqlite::Error| Error::Store(Box::new(e));
+        let db = Connection::open(&self.path).map_err(store)?;
+        db.busy_timeout(Duration::from_secs(30)).map_err(store)?;
         // Switching a new file to WAL while another process does the same
         // fails at once with SQLITE_BUSY (SQLite calls no busy handler
         // there): retry for up to 30 s, as the busy timeout would.
         let mut tries = 0;
         loop {
-            let setup = conn
+            let setup = db
                 .query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))
                 .and_then(|_| {
-                    conn.execute_batch(
-                        "CREATE TABLE IF NOT EXISTS kuuid_counters (name TEXT PRIMARY KEY, next INTEGER NOT NULL) STRICT",
+                    db.execute_batch(
+                        "PRAGMA synchronous = FULL;
+                         CREATE TABLE IF NOT EXISTS kuuid_counters (
+                           name TEXT NOT NULL, shard INTEGER NOT NULL,
+                           next INTEGER NOT NULL, layout TEXT NOT NULL,
+                           PRIMARY KEY (name, shard)) STRICT",
                     )
                 });
             match setup {
@@ -71,10 +95,42 @@ impl SqliteCounters {
                     tries += 1;
                     std::thread::sleep(Duration::from_millis(10));
                 }
-                other => return other.map(|()| conn),
+                other => break other.map_err(store)?,
             }
         }
+        check_columns(&db)?;
+        Ok(Conn {
+            db,
+            checked: HashMap::new(),
+        })
     }
+}
+
+/// Refuses a `kuuid_counters` table made otherwise (by an older kuuid, or
+/// by hand): reading one with other types would fail or mislead later.
+fn check_columns(db: &Connection) -> Result<(), Error> {
+    let store = |e: rusqlite::Error| Error::Store(Box::new(e));
+    let mut stmt = db
+        .prepare("SELECT name, type FROM pragma_table_info('kuuid_counters')")
+        .map_err(store)?;
+    let found: Vec<(String, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(store)?
+        .collect::<Result<_, _>>()
+        .map_err(store)?;
+    let fits = COLUMNS.iter().all(|(name, ty)| {
+        found
+            .iter()
+            .any(|(n, t)| n == name && t.eq_ignore_ascii_case(ty))
+    });
+    if fits {
+        return Ok(());
+    }
+    Err(Error::Store(Box::new(SchemaError {
+        table: "kuuid_counters",
+        found: found.iter().map(|(n, t)| format!("{n} {t}")).collect(),
+        expected: COLUMNS.iter().map(|(n, t)| format!("{n} {t}")).collect(),
+    })))
 }
 
 fn is_busy(e: &rusqlite::Error) -> bool {
@@ -84,20 +140,42 @@ fn is_busy(e: &rusqlite::Error) -> bool {
     )
 }
 
-/// Moves the counter on by `len` if it stays within `limit`; the old value.
-fn lease(conn: &Connection, name: &str, len: i64, limit: i64) -> rusqlite::Result<Option<i64>> {
+fn lease(conn: &Connection, row: Row<'_>, len: i64, limit: i64) -> rusqlite::Result<Option<i64>> {
     conn.query_row(
-        "UPDATE kuuid_counters SET next = next + ?2 WHERE name = ?1 AND next <= ?3 - ?2 RETURNING next - ?2",
-        (name, len, limit),
+        "UPDATE kuuid_counters SET next = next + ?3 WHERE name = ?1 AND shard = ?2 AND next <= ?4 - ?3 RETURNING next - ?3",
+        (row.name, row.shard as i64, len, limit),
         |r| r.get(0),
     )
     .optional()
 }
 
+/// The layout recorded for `row.name` (recording `row.layout` if the
+/// counter is new), checked against `row.layout`.
+fn check_layout(conn: &Connection, row: Row<'_>) -> Result<(), BoxError> {
+    let layout = row.layout.to_string();
+    conn.execute(
+        "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES (?1, -1, 0, ?2) ON CONFLICT (name, shard) DO NOTHING",
+        (row.name, &layout),
+    )?;
+    let stored: String = conn.query_row(
+        "SELECT layout FROM kuuid_counters WHERE name = ?1 AND shard = -1",
+        [row.name],
+        |r| r.get(0),
+    )?;
+    if stored != layout {
+        return Err(Box::new(LayoutMismatch {
+            name: row.name.to_owned(),
+            stored,
+            requested: row.layout,
+        }));
+    }
+    Ok(())
+}
+
 impl CounterStore for SqliteCounters {
     fn advance(
         &self,
-        name: &str,
+        row: Row<'_>,
         first: u64,
         len: u64,
         limit: u64,
@@ -105,20 +183,29 @@ impl CounterStore for SqliteCounters {
         // The callers check these against `max_value`.
         let [first, len, limit] = [first, len, limit].map(|v| v as i64);
         let old = self.conn.with(
-            || self.connect(),
+            || self.connect().map_err(BoxError::from),
             |conn| {
-                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-                let mut old = lease(&tx, name, len, limit)?;
+                let tx = conn
+                    .db
+                    .transaction_with_behavior(TransactionBehavior::Immediate)?;
+                let known = conn.checked.get(row.name) == Some(&row.layout);
+                if !known {
+                    check_layout(&tx, row)?;
+                }
+                let mut old = lease(&tx, row, len, limit)?;
                 if old.is_none() {
                     // No row yet (or used up): create it if missing, then again.
                     tx.execute(
-                        "INSERT INTO kuuid_counters (name, next) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
-                        (name, first),
+                        "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name, shard) DO NOTHING",
+                        (row.name, row.shard as i64, first, row.layout.to_string()),
                     )?;
-                    old = lease(&tx, name, len, limit)?;
+                    old = lease(&tx, row, len, limit)?;
                 }
                 tx.commit()?;
-                Ok::<_, rusqlite::Error>(old)
+                if !known {
+                    conn.checked.insert(row.name.to_owned(), row.layout);
+                }
+                Ok::<_, BoxError>(old)
             },
         )?;
         Ok(old.map(|v| v as u64))
