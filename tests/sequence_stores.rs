@@ -386,3 +386,36 @@ fn a_role_with_only_dml_rights_leases() {
     .unwrap();
     assert_eq!(result.unwrap(), 1);
 }
+
+/// A statement that gets no answer (here: the table is locked by another
+/// session) fails the lease within the statement timeout, naming the
+/// server; once the lock is gone the next lease reconnects and goes on
+/// above every value before.
+#[cfg(feature = "postgres")]
+#[test]
+fn a_postgres_lease_that_gets_no_answer_times_out() {
+    let Some(url) = server::address("KUUID_PG_URL") else {
+        return;
+    };
+    let store =
+        kuuid::sequence::PostgresCounters::connect_with_timeout(&url, Duration::from_secs(1))
+            .unwrap();
+    let counter = Counter::new(store, fresh("timeout"));
+    let before = counter.lease(10).unwrap();
+    let mut locker = admin(&url);
+    let mut tx = locker.transaction().unwrap();
+    tx.batch_execute("LOCK TABLE kuuid_counters IN ACCESS EXCLUSIVE MODE")
+        .unwrap();
+    let t = Instant::now();
+    let err = counter.lease(10).unwrap_err().to_string();
+    let waited = t.elapsed();
+    assert!(
+        err.contains("statement timeout") && err.contains("PostgreSQL at"),
+        "{err}"
+    );
+    // The first try and the retry on a new connection, a second each.
+    assert!(waited < Duration::from_secs(10), "{waited:?}");
+    tx.rollback().unwrap();
+    let after = counter.lease(10).unwrap();
+    assert!(after >= before + 10, "{after} after {before}");
+}

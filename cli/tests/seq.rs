@@ -355,3 +355,40 @@ fn a_used_up_counter_prints_what_it_leased_then_the_error() {
     assert_eq!(got, (1..=200).collect::<Vec<_>>());
     assert!(stderr(&o).contains("used up"), "{}", stderr(&o));
 }
+
+/// libpq's environment fills what `--db` leaves out: no `user=` in the
+/// string, `PGUSER` gives it (it failed with "user missing" before).
+#[test]
+fn pguser_fills_a_connection_string_without_user() {
+    let Some(url) = std::env::var("KUUID_PG_URL").ok() else {
+        eprintln!("skipped: KUUID_PG_URL is not set (.ci/run sets it)");
+        return;
+    };
+    let Some(user) = url
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix("user="))
+    else {
+        eprintln!("skipped: KUUID_PG_URL has no user= to move into PGUSER");
+        return;
+    };
+    let without: Vec<&str> = url
+        .split_whitespace()
+        .filter(|kv| !kv.starts_with("user="))
+        .collect();
+    let name = format!("env-{}", kuuid::id());
+    let o = Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .args([
+            "seq",
+            "--db",
+            &without.join(" "),
+            "--name",
+            &name,
+            "-n",
+            "2",
+        ])
+        .env("PGUSER", user)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(numbers(&o), [1, 2]);
+}

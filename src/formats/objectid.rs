@@ -25,7 +25,7 @@
 use std::cell::Cell;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::engine::hex;
 use crate::rng::fork::Tagged;
@@ -253,12 +253,17 @@ thread_local! {
 /// add per 256 ids instead of one an id: ~5 ns of a ~13 ns call).
 #[inline]
 fn next_state() -> u64 {
-    let token = crate::rng::fork::token();
-    let word = state();
+    // One look-up of the process words for both the token and the state.
+    let words = crate::sys::process_words();
+    let word = &*words.object_id;
     BLOCK
         .try_with(|b| {
             let mut block = b.get();
-            if let Some((next, end)) = block.get_mut(token)
+            // The token word as it is: 0 in a new child, which matches only
+            // a block never claimed ((0, 0), so used up): no need to settle
+            // the token before the slow path.
+            let seen = words.token.load(Ordering::Relaxed);
+            if let Some((next, end)) = block.get_mut(seen)
                 && next != end
             {
                 let state = *next;
@@ -266,6 +271,7 @@ fn next_state() -> u64 {
                 b.set(block);
                 return state;
             }
+            let token = crate::rng::fork::token_in(&words.token);
             let first = claim(word, seed, BLOCK_LEN);
             b.set(Tagged::new(
                 token,

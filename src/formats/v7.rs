@@ -630,11 +630,6 @@ impl V7Generator {
     /// ```
     #[inline]
     pub fn generate(&mut self) -> Uuid7 {
-        if let Some(next) = &mut self.pinned {
-            let v = *next;
-            *next += 1;
-            return from_sequence(v, random_u64());
-        }
         let now = crate::sys::coarse_millis();
         let token = crate::rng::fork::token();
         let v = match self.block.get_mut(token) {
@@ -650,9 +645,14 @@ impl V7Generator {
         from_sequence(v, random_u64())
     }
 
-    /// Claims a new block and takes its first value.
+    /// Claims a new block and takes its first value; a pinned generator
+    /// (whose block stays empty) takes its next value instead.
     #[cold]
     fn claim(&mut self, token: u64) -> u128 {
+        if let Some(next) = &mut self.pinned {
+            *next += 1;
+            return *next - 1;
+        }
         let first = claim_now(BLOCK);
         self.block = Tagged::new(token, (first + 1, first + u128::from(BLOCK)));
         first

@@ -140,9 +140,9 @@ impl UniqueViolation for rusqlite::Error {
 }
 
 #[cfg(feature = "postgres")]
-impl UniqueViolation for postgres::Error {
+impl UniqueViolation for tokio_postgres::Error {
     fn is_unique_violation(&self) -> bool {
-        self.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION)
+        self.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
     }
 }
 

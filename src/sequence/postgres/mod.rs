@@ -1,13 +1,19 @@
 //! Counters in PostgreSQL (feature `postgres`).
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::time::Duration;
 
-use postgres::{Client, NoTls};
+use tokio_postgres::{Client, NoTls};
 
 use super::connection::PerProcess;
 use super::counter::CounterStore;
 use super::error::{BoxError, Error, SchemaError};
 use super::layout::{Layout, LayoutMismatch, Row};
+
+mod config;
+
+use config::Target;
 
 /// The table, as `format_type` names its columns' types.
 const COLUMNS: [(&str, &str); 4] = [
@@ -16,6 +22,9 @@ const COLUMNS: [(&str, &str); 4] = [
     ("next", "bigint"),
     ("layout", "text"),
 ];
+
+/// How long one statement may wait for the server by default.
+pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Counters in the table `kuuid_counters (name text, shard bigint, next
 /// bigint, layout text, PRIMARY KEY (name, shard))` of a PostgreSQL
@@ -29,15 +38,25 @@ const COLUMNS: [(&str, &str); 4] = [
 /// and the commit is durable (`synchronous_commit = on`, set on every
 /// connection) before the block is used.
 ///
-/// A connection that breaks (the server restarted, the backend was
-/// terminated, the network dropped it) is replaced on the next lease, and
-/// a lease that failed because it broke is tried once more on the new one.
-/// That is safe: a lease whose commit is unknown may have moved the
-/// counter, and the retry leases the block after it, so the unknown one is
-/// burned (a gap), never handed out twice.
+/// **Connecting as libpq does.** The string is libpq's (`host=/tmp
+/// user=app dbname=app` or a `postgres://` URL); `PGHOST`, `PGPORT`,
+/// `PGUSER`, `PGPASSWORD`, `PGDATABASE`, `PGCONNECT_TIMEOUT`, `PGAPPNAME`
+/// and `PGSSLMODE` fill what it leaves out. Connecting gives up after
+/// `connect_timeout` (10 s unless set), and every statement after
+/// [`DEFAULT_STATEMENT_TIMEOUT`] (see [`connect_with_timeout`]), so a
+/// server that accepts and never answers fails the lease instead of
+/// hanging it; errors name the host and port. TLS is not built in yet:
+/// `sslmode=disable`, `allow` and `prefer` connect in plain text, and
+/// `require`, `verify-ca` and `verify-full` are refused at connect.
 ///
-/// The connection string is libpq's (`host=/tmp user=app dbname=app` or a
-/// `postgres://` URL), without TLS: for a loopback or socket server.
+/// **Broken connections.** A connection that breaks or times out (the
+/// server restarted, the backend was terminated, the network dropped it)
+/// is replaced on the next lease, and a lease that failed because it broke
+/// is tried once more on the new one. That is safe: a lease whose commit
+/// is unknown may have moved the counter, and the retry leases the block
+/// after it, so the unknown one is burned (a gap), never handed out twice.
+///
+/// [`connect_with_timeout`]: PostgresCounters::connect_with_timeout
 ///
 /// ```no_run
 /// use kuuid::sequence::{Counter, PostgresCounters, Sequence};
@@ -47,158 +66,357 @@ const COLUMNS: [(&str, &str); 4] = [
 /// # Ok::<(), kuuid::sequence::Error>(())
 /// ```
 pub struct PostgresCounters {
-    config: String,
+    target: Target,
+    /// The most one statement may wait.
+    timeout: Duration,
     conn: PerProcess<Conn>,
 }
 
-/// A connection and the counters whose layout it has checked (a layout
-/// row never changes once written).
+/// A connection on a one-thread runtime of its own, and the counters
+/// whose layout it has checked (a layout row never changes once written).
 struct Conn {
+    runtime: tokio::runtime::Runtime,
     client: Client,
     checked: HashMap<String, Layout>,
+    /// A statement timed out: the connection's state is unknown.
+    timed_out: bool,
+}
+
+/// A failure talking to one server: says which.
+#[derive(Debug)]
+struct AtServer {
+    at: String,
+    what: BoxError,
+}
+
+impl std::fmt::Display for AtServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PostgreSQL at {}", self.at)
+    }
+}
+
+impl std::error::Error for AtServer {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.what)
+    }
 }
 
 impl PostgresCounters {
     /// Connects, and creates the table if it is missing; refuses a table
     /// whose columns are not the ones above.
     pub fn connect(config: &str) -> Result<Self, Error> {
+        Self::connect_with_timeout(config, DEFAULT_STATEMENT_TIMEOUT)
+    }
+
+    /// As [`connect`](Self::connect), with `timeout` as the longest one
+    /// statement (a lease is one to three) may wait for the server.
+    ///
+    /// ```
+    /// use kuuid::sequence::PostgresCounters;
+    /// use std::time::{Duration, Instant};
+    /// // A loopback port that accepts and never answers.
+    /// let silent = std::net::TcpListener::bind("127.0.0.1:0")?;
+    /// let port = silent.local_addr()?.port();
+    /// let t = Instant::now();
+    /// let url = format!("host=127.0.0.1 port={port} user=u connect_timeout=2 sslmode=disable");
+    /// let err = PostgresCounters::connect_with_timeout(&url, Duration::from_secs(1)).unwrap_err();
+    /// assert!(err.to_string().contains(&format!("127.0.0.1:{port}")), "{err}");
+    /// assert!(t.elapsed() < Duration::from_secs(10));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn connect_with_timeout(config: &str, timeout: Duration) -> Result<Self, Error> {
+        let target =
+            config::parse(config, |k| std::env::var(k).ok()).map_err(|e| Error::Store(e.into()))?;
+        if matches!(
+            target.ssl,
+            config::SslMode::Require | config::SslMode::VerifyCa | config::SslMode::VerifyFull
+        ) {
+            return Err(Error::Store(
+                "sslmode require, verify-ca and verify-full need TLS, which PostgresCounters does not have yet; use a socket or loopback server with sslmode=disable or prefer".into(),
+            ));
+        }
         let store = PostgresCounters {
-            config: config.to_owned(),
+            target,
+            timeout,
             conn: PerProcess::new(),
         };
         store.conn.with(|| store.open(), |_| Ok(()))?;
         Ok(store)
     }
 
+    /// A failure at this store's server.
+    fn at(&self, what: impl Into<BoxError>) -> BoxError {
+        Box::new(AtServer {
+            at: self.target.describe(),
+            what: what.into(),
+        })
+    }
+
     fn open(&self) -> Result<Conn, Error> {
-        let store = |e: postgres::Error| Error::Store(Box::new(e));
-        let mut client = Client::connect(&self.config, NoTls).map_err(store)?;
-        client
-            .batch_execute("SET synchronous_commit = on")
-            .map_err(store)?;
-        let exists: bool = client
-            .query_one("SELECT to_regclass('kuuid_counters') IS NOT NULL", &[])
-            .and_then(|r| r.try_get(0))
-            .map_err(store)?;
+        let store = |e: BoxError| Error::Store(self.at(e));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+            .map_err(|e| store(e.into()))?;
+        let connect_timeout = self
+            .target
+            .config
+            .get_connect_timeout()
+            .copied()
+            .unwrap_or(config::DEFAULT_CONNECT_TIMEOUT);
+        // The driver's own timeout covers the socket's connect only: the
+        // whole handshake gets one here.
+        // The timer is made inside the runtime (it needs its clock).
+        let connected = runtime.block_on(async {
+            tokio::time::timeout(connect_timeout, self.target.config.connect(NoTls)).await
+        });
+        let (client, connection) = match connected {
+            Ok(c) => c.map_err(|e| store(e.into()))?,
+            Err(_) => {
+                return Err(store(
+                    format!("no answer within the connect timeout ({connect_timeout:?})").into(),
+                ));
+            }
+        };
+        // Driven whenever a statement is waited for on this runtime.
+        runtime.spawn(async move {
+            let _ = connection.await;
+        });
+        let mut conn = Conn {
+            runtime,
+            client,
+            checked: HashMap::new(),
+            timed_out: false,
+        };
+        self.setup(&mut conn).map_err(Error::Store)?;
+        Ok(conn)
+    }
+
+    /// Runs one statement's future (on `conn.client`) under the timeout.
+    fn wait<T>(
+        &self,
+        runtime: &tokio::runtime::Runtime,
+        timed_out: &mut bool,
+        f: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T, BoxError> {
+        match runtime.block_on(async { tokio::time::timeout(self.timeout, f).await }) {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(self.at(e)),
+            Err(_) => {
+                *timed_out = true;
+                Err(self.at(format!(
+                    "no answer within the statement timeout ({:?})",
+                    self.timeout
+                )))
+            }
+        }
+    }
+
+    /// Durable commits, the table (created when missing), its columns.
+    fn setup(&self, conn: &mut Conn) -> Result<(), BoxError> {
+        let Conn {
+            runtime,
+            client: c,
+            timed_out,
+            ..
+        } = conn;
+        self.wait(
+            runtime,
+            timed_out,
+            c.batch_execute("SET synchronous_commit = on"),
+        )?;
+        let row = self.wait(
+            runtime,
+            timed_out,
+            c.query_one("SELECT to_regclass('kuuid_counters') IS NOT NULL", &[]),
+        )?;
+        let exists: bool = row.try_get(0).map_err(|e| self.at(e))?;
         if !exists {
             // CREATE needs a privilege on the schema that PostgreSQL 15
             // no longer grants to every role: asked for only when needed.
-            let create = client.batch_execute(
-                r#"CREATE TABLE IF NOT EXISTS kuuid_counters (
-                     name text COLLATE "C" NOT NULL, shard bigint NOT NULL,
-                     next bigint NOT NULL, layout text NOT NULL,
-                     PRIMARY KEY (name, shard))"#,
+            let create = self.wait(
+                runtime,
+                timed_out,
+                c.batch_execute(
+                    r#"CREATE TABLE IF NOT EXISTS kuuid_counters (
+                         name text COLLATE "C" NOT NULL, shard bigint NOT NULL,
+                         next bigint NOT NULL, layout text NOT NULL,
+                         PRIMARY KEY (name, shard))"#,
+                ),
             );
-            match create {
-                // Two processes creating the table at once: one wins the
-                // catalog's unique index, and the table is there.
-                Err(e) if e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION) => {}
-                other => other.map_err(store)?,
+            // Two processes creating the table at once: one wins the
+            // catalog's unique index, and the table is there.
+            if let Err(e) = create
+                && !is_unique_violation(&*e)
+            {
+                return Err(e);
             }
         }
-        check_columns(&mut client)?;
-        Ok(Conn {
-            client,
-            checked: HashMap::new(),
-        })
+        self.check_columns(conn)
+    }
+
+    /// Refuses a `kuuid_counters` table made otherwise (by an older kuuid,
+    /// or by hand, say with a `numeric` column the driver cannot read as
+    /// `i64`).
+    fn check_columns(&self, conn: &mut Conn) -> Result<(), BoxError> {
+        let Conn {
+            runtime,
+            client: c,
+            timed_out,
+            ..
+        } = conn;
+        let rows = self.wait(
+            runtime,
+            timed_out,
+            c.query(
+                "SELECT attname::text, format_type(atttypid, atttypmod) FROM pg_attribute
+                 WHERE attrelid = to_regclass('kuuid_counters') AND attnum > 0 AND NOT attisdropped
+                 ORDER BY attnum",
+                &[],
+            ),
+        )?;
+        let found = rows
+            .iter()
+            .map(|r| Ok((r.try_get::<_, String>(0)?, r.try_get::<_, String>(1)?)))
+            .collect::<Result<Vec<_>, tokio_postgres::Error>>()
+            .map_err(|e| self.at(e))?;
+        let fits = COLUMNS
+            .iter()
+            .all(|(name, ty)| found.iter().any(|(n, t)| n == name && t == ty));
+        if fits {
+            return Ok(());
+        }
+        Err(Box::new(SchemaError {
+            table: "kuuid_counters",
+            found: found.iter().map(|(n, t)| format!("{n} {t}")).collect(),
+            expected: COLUMNS.iter().map(|(n, t)| format!("{n} {t}")).collect(),
+        }))
+    }
+
+    fn lease(
+        &self,
+        conn: &mut Conn,
+        row: Row<'_>,
+        len: i64,
+        limit: i64,
+    ) -> Result<Option<i64>, BoxError> {
+        let Conn {
+            runtime,
+            client: c,
+            timed_out,
+            ..
+        } = conn;
+        let shard = row.shard as i64;
+        let found = self.wait(
+            runtime,
+            timed_out,
+            c.query_opt(
+                "UPDATE kuuid_counters SET next = next + $3::bigint WHERE name = $1 AND shard = $2::bigint AND next <= $4::bigint - $3::bigint RETURNING next - $3::bigint",
+                &[&row.name, &shard, &len, &limit],
+            ),
+        )?;
+        found
+            .map(|r| r.try_get(0))
+            .transpose()
+            .map_err(|e| self.at(e))
+    }
+
+    /// The layout recorded for `row.name` (recording `row.layout` if the
+    /// counter is new), checked against `row.layout`.
+    fn check_layout(&self, conn: &mut Conn, row: Row<'_>) -> Result<(), BoxError> {
+        let Conn {
+            runtime,
+            client: c,
+            timed_out,
+            ..
+        } = conn;
+        let layout = row.layout.to_string();
+        self.wait(
+            runtime,
+            timed_out,
+            c.execute(
+                "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES ($1, -1, 0, $2) ON CONFLICT (name, shard) DO NOTHING",
+                &[&row.name, &layout],
+            ),
+        )?;
+        let stored = self.wait(
+            runtime,
+            timed_out,
+            c.query_one(
+                "SELECT layout FROM kuuid_counters WHERE name = $1 AND shard = -1",
+                &[&row.name],
+            ),
+        )?;
+        let stored: String = stored.try_get(0).map_err(|e| self.at(e))?;
+        if stored != layout {
+            return Err(Box::new(LayoutMismatch {
+                name: row.name.to_owned(),
+                stored,
+                requested: row.layout,
+            }));
+        }
+        Ok(())
+    }
+
+    /// One lease on `conn` (see [`CounterStore::advance`]).
+    fn advance_on(
+        &self,
+        conn: &mut Conn,
+        row: Row<'_>,
+        first: i64,
+        len: i64,
+        limit: i64,
+    ) -> Result<Option<i64>, BoxError> {
+        if conn.checked.get(row.name) != Some(&row.layout) {
+            self.check_layout(conn, row)?;
+            conn.checked.insert(row.name.to_owned(), row.layout);
+        }
+        let old = self.lease(conn, row, len, limit)?;
+        if old.is_some() {
+            return Ok(old);
+        }
+        // No row yet (or used up): create it if missing, then again.
+        let Conn {
+            runtime,
+            client: c,
+            timed_out,
+            ..
+        } = conn;
+        let shard = row.shard as i64;
+        let layout = row.layout.to_string();
+        self.wait(
+            runtime,
+            timed_out,
+            c.execute(
+                "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES ($1, $2, $3, $4) ON CONFLICT (name, shard) DO NOTHING",
+                &[&row.name, &shard, &first, &layout],
+            ),
+        )?;
+        self.lease(conn, row, len, limit)
     }
 }
 
-/// Refuses a `kuuid_counters` table made otherwise (by an older kuuid, or
-/// by hand, say with a `numeric` column the driver cannot read as `i64`).
-fn check_columns(client: &mut Client) -> Result<(), Error> {
-    let store = |e: postgres::Error| Error::Store(Box::new(e));
-    let rows = client
-        .query(
-            "SELECT attname::text, format_type(atttypid, atttypmod) FROM pg_attribute
-             WHERE attrelid = to_regclass('kuuid_counters') AND attnum > 0 AND NOT attisdropped
-             ORDER BY attnum",
-            &[],
-        )
-        .map_err(store)?;
-    let found = rows
-        .iter()
-        .map(|r| Ok((r.try_get::<_, String>(0)?, r.try_get::<_, String>(1)?)))
-        .collect::<Result<Vec<_>, postgres::Error>>()
-        .map_err(store)?;
-    let fits = COLUMNS
-        .iter()
-        .all(|(name, ty)| found.iter().any(|(n, t)| n == name && t == ty));
-    if fits {
-        return Ok(());
+/// Whether `e` (at any depth) is PostgreSQL's unique violation.
+fn is_unique_violation(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur = Some(e);
+    while let Some(e) = cur {
+        if let Some(pg) = e.downcast_ref::<tokio_postgres::Error>()
+            && pg.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
+        {
+            return true;
+        }
+        cur = e.source();
     }
-    Err(Error::Store(Box::new(SchemaError {
-        table: "kuuid_counters",
-        found: found.iter().map(|(n, t)| format!("{n} {t}")).collect(),
-        expected: COLUMNS.iter().map(|(n, t)| format!("{n} {t}")).collect(),
-    })))
-}
-
-fn lease(
-    client: &mut Client,
-    row: Row<'_>,
-    len: i64,
-    limit: i64,
-) -> Result<Option<i64>, postgres::Error> {
-    let found = client.query_opt(
-        "UPDATE kuuid_counters SET next = next + $3::bigint WHERE name = $1 AND shard = $2::bigint AND next <= $4::bigint - $3::bigint RETURNING next - $3::bigint",
-        &[&row.name, &(row.shard as i64), &len, &limit],
-    )?;
-    found.map(|r| r.try_get(0)).transpose()
-}
-
-/// The layout recorded for `row.name` (recording `row.layout` if the
-/// counter is new), checked against `row.layout`.
-fn check_layout(client: &mut Client, row: Row<'_>) -> Result<(), BoxError> {
-    let layout = row.layout.to_string();
-    client.execute(
-        "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES ($1, -1, 0, $2) ON CONFLICT (name, shard) DO NOTHING",
-        &[&row.name, &layout],
-    )?;
-    let stored: String = client
-        .query_one(
-            "SELECT layout FROM kuuid_counters WHERE name = $1 AND shard = -1",
-            &[&row.name],
-        )?
-        .try_get(0)?;
-    if stored != layout {
-        return Err(Box::new(LayoutMismatch {
-            name: row.name.to_owned(),
-            stored,
-            requested: row.layout,
-        }));
-    }
-    Ok(())
-}
-
-/// One lease on `conn` (see [`CounterStore::advance`]).
-fn advance_on(
-    conn: &mut Conn,
-    row: Row<'_>,
-    first: i64,
-    len: i64,
-    limit: i64,
-) -> Result<Option<i64>, BoxError> {
-    let known = conn.checked.get(row.name) == Some(&row.layout);
-    if !known {
-        check_layout(&mut conn.client, row)?;
-        conn.checked.insert(row.name.to_owned(), row.layout);
-    }
-    let old = lease(&mut conn.client, row, len, limit)?;
-    if old.is_some() {
-        return Ok(old);
-    }
-    // No row yet (or used up): create it if missing, then again.
-    conn.client.execute(
-        "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES ($1, $2, $3, $4) ON CONFLICT (name, shard) DO NOTHING",
-        &[&row.name, &(row.shard as i64), &first, &row.layout.to_string()],
-    )?;
-    Ok(lease(&mut conn.client, row, len, limit)?)
+    false
 }
 
 impl std::fmt::Debug for PostgresCounters {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PostgresCounters").finish_non_exhaustive()
+        f.debug_struct("PostgresCounters")
+            .field("server", &self.target.describe())
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
     }
 }
 
@@ -214,8 +432,8 @@ impl CounterStore for PostgresCounters {
         let [first, len, limit] = [first, len, limit].map(|v| v as i64);
         let old = self.conn.with_retry(
             || self.open().map_err(BoxError::from),
-            |conn| advance_on(conn, row, first, len, limit),
-            |conn| conn.client.is_closed(),
+            |conn| self.advance_on(conn, row, first, len, limit),
+            |conn| conn.timed_out || conn.client.is_closed(),
         )?;
         Ok(old.map(|v| v as u64))
     }
