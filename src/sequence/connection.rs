@@ -63,15 +63,9 @@ impl<C> PerProcess<C> {
     pub(super) fn with<R, E>(
         &self,
         connect: impl Fn() -> Result<C, E>,
-        f: impl FnOnce(&mut C) -> Result<R, E>,
+        f: impl Fn(&mut C) -> Result<R, E>,
     ) -> Result<R, E> {
-        let pid = std::process::id();
-        let Some(mut guard) = self.lock(pid) else {
-            return f(&mut connect()?);
-        };
-        self.holder.store(pid, Ordering::Release);
-        let _holding = Holding(&self.holder);
-        f(Self::ours(&mut guard, pid, &connect)?)
+        self.with_retry(connect, f, |_| false)
     }
 
     /// As [`with`](Self::with), and when `f` fails and `broken` says the

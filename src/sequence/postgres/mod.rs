@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls};
@@ -76,7 +77,8 @@ pub struct PostgresCounters {
 /// whose layout it has checked (a layout row never changes once written).
 struct Conn {
     runtime: tokio::runtime::Runtime,
-    client: Client,
+    /// Shared with the statement futures, which must not borrow `Conn`.
+    client: Arc<Client>,
     checked: HashMap<String, Layout>,
     /// A statement timed out: the connection's state is unknown.
     timed_out: bool,
@@ -185,7 +187,7 @@ impl PostgresCounters {
         });
         let mut conn = Conn {
             runtime,
-            client,
+            client: Arc::new(client),
             checked: HashMap::new(),
             timed_out: false,
         };
@@ -193,18 +195,21 @@ impl PostgresCounters {
         Ok(conn)
     }
 
-    /// Runs one statement's future (on `conn.client`) under the timeout.
+    /// Runs one statement's future (on a handle of `conn.client`) under
+    /// the timeout.
     fn wait<T>(
         &self,
-        runtime: &tokio::runtime::Runtime,
-        timed_out: &mut bool,
+        conn: &mut Conn,
         f: impl Future<Output = Result<T, tokio_postgres::Error>>,
     ) -> Result<T, BoxError> {
-        match runtime.block_on(async { tokio::time::timeout(self.timeout, f).await }) {
+        match conn
+            .runtime
+            .block_on(async { tokio::time::timeout(self.timeout, f).await })
+        {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(self.at(e)),
             Err(_) => {
-                *timed_out = true;
+                conn.timed_out = true;
                 Err(self.at(format!(
                     "no answer within the statement timeout ({:?})",
                     self.timeout
@@ -215,20 +220,10 @@ impl PostgresCounters {
 
     /// Durable commits, the table (created when missing), its columns.
     fn setup(&self, conn: &mut Conn) -> Result<(), BoxError> {
-        let Conn {
-            runtime,
-            client: c,
-            timed_out,
-            ..
-        } = conn;
-        self.wait(
-            runtime,
-            timed_out,
-            c.batch_execute("SET synchronous_commit = on"),
-        )?;
+        let c = conn.client.clone();
+        self.wait(conn, c.batch_execute("SET synchronous_commit = on"))?;
         let row = self.wait(
-            runtime,
-            timed_out,
+            conn,
             c.query_one("SELECT to_regclass('kuuid_counters') IS NOT NULL", &[]),
         )?;
         let exists: bool = row.try_get(0).map_err(|e| self.at(e))?;
@@ -236,8 +231,7 @@ impl PostgresCounters {
             // CREATE needs a privilege on the schema that PostgreSQL 15
             // no longer grants to every role: asked for only when needed.
             let create = self.wait(
-                runtime,
-                timed_out,
+                conn,
                 c.batch_execute(
                     r#"CREATE TABLE IF NOT EXISTS kuuid_counters (
                          name text COLLATE "C" NOT NULL, shard bigint NOT NULL,
@@ -260,15 +254,9 @@ impl PostgresCounters {
     /// or by hand, say with a `numeric` column the driver cannot read as
     /// `i64`).
     fn check_columns(&self, conn: &mut Conn) -> Result<(), BoxError> {
-        let Conn {
-            runtime,
-            client: c,
-            timed_out,
-            ..
-        } = conn;
+        let c = conn.client.clone();
         let rows = self.wait(
-            runtime,
-            timed_out,
+            conn,
             c.query(
                 "SELECT attname::text, format_type(atttypid, atttypmod) FROM pg_attribute
                  WHERE attrelid = to_regclass('kuuid_counters') AND attnum > 0 AND NOT attisdropped
@@ -301,16 +289,10 @@ impl PostgresCounters {
         len: i64,
         limit: i64,
     ) -> Result<Option<i64>, BoxError> {
-        let Conn {
-            runtime,
-            client: c,
-            timed_out,
-            ..
-        } = conn;
+        let c = conn.client.clone();
         let shard = row.shard as i64;
         let found = self.wait(
-            runtime,
-            timed_out,
+            conn,
             c.query_opt(
                 "UPDATE kuuid_counters SET next = next + $3::bigint WHERE name = $1 AND shard = $2::bigint AND next <= $4::bigint - $3::bigint RETURNING next - $3::bigint",
                 &[&row.name, &shard, &len, &limit],
@@ -325,24 +307,17 @@ impl PostgresCounters {
     /// The layout recorded for `row.name` (recording `row.layout` if the
     /// counter is new), checked against `row.layout`.
     fn check_layout(&self, conn: &mut Conn, row: Row<'_>) -> Result<(), BoxError> {
-        let Conn {
-            runtime,
-            client: c,
-            timed_out,
-            ..
-        } = conn;
+        let c = conn.client.clone();
         let layout = row.layout.to_string();
         self.wait(
-            runtime,
-            timed_out,
+            conn,
             c.execute(
                 "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES ($1, -1, 0, $2) ON CONFLICT (name, shard) DO NOTHING",
                 &[&row.name, &layout],
             ),
         )?;
         let stored = self.wait(
-            runtime,
-            timed_out,
+            conn,
             c.query_one(
                 "SELECT layout FROM kuuid_counters WHERE name = $1 AND shard = -1",
                 &[&row.name],
@@ -377,17 +352,11 @@ impl PostgresCounters {
             return Ok(old);
         }
         // No row yet (or used up): create it if missing, then again.
-        let Conn {
-            runtime,
-            client: c,
-            timed_out,
-            ..
-        } = conn;
+        let c = conn.client.clone();
         let shard = row.shard as i64;
         let layout = row.layout.to_string();
         self.wait(
-            runtime,
-            timed_out,
+            conn,
             c.execute(
                 "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES ($1, $2, $3, $4) ON CONFLICT (name, shard) DO NOTHING",
                 &[&row.name, &shard, &first, &layout],
