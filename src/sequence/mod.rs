@@ -64,7 +64,7 @@ pub use error::{BoxError, Error, SchemaError};
 pub use layout::{Layout, LayoutMismatch, Row};
 pub use memory::{CopiedCounters, MemoryCounters};
 #[cfg(feature = "postgres")]
-pub use postgres::PostgresCounters;
+pub use postgres::{DEFAULT_STATEMENT_TIMEOUT, PostgresCounters};
 pub use source::BlockSource;
 #[cfg(feature = "rusqlite")]
 pub use sqlite::SqliteCounters;

@@ -53,8 +53,8 @@ impl SslMode {
 pub(super) struct Target {
     pub(super) config: tokio_postgres::Config,
     pub(super) ssl: SslMode,
-    /// `sslrootcert`, for the TLS connector that is not built yet.
-    #[allow(dead_code)]
+    /// `sslrootcert`, for the TLS connector.
+    #[cfg_attr(not(feature = "postgres-tls"), allow(dead_code))]
     pub(super) root_cert: Option<PathBuf>,
 }
 

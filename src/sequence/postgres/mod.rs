@@ -13,6 +13,8 @@ use super::error::{BoxError, Error, SchemaError};
 use super::layout::{Layout, LayoutMismatch, Row};
 
 mod config;
+#[cfg(feature = "postgres-tls")]
+mod tls;
 
 use config::Target;
 
@@ -24,7 +26,12 @@ const COLUMNS: [(&str, &str); 4] = [
     ("layout", "text"),
 ];
 
-/// How long one statement may wait for the server by default.
+/// How long one statement may wait for the server by default
+/// ([`PostgresCounters::connect`]).
+///
+/// ```
+/// assert_eq!(kuuid::sequence::DEFAULT_STATEMENT_TIMEOUT.as_secs(), 30);
+/// ```
 pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Counters in the table `kuuid_counters (name text, shard bigint, next
@@ -46,9 +53,17 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 /// `connect_timeout` (10 s unless set), and every statement after
 /// [`DEFAULT_STATEMENT_TIMEOUT`] (see [`connect_with_timeout`]), so a
 /// server that accepts and never answers fails the lease instead of
-/// hanging it; errors name the host and port. TLS is not built in yet:
-/// `sslmode=disable`, `allow` and `prefer` connect in plain text, and
-/// `require`, `verify-ca` and `verify-full` are refused at connect.
+/// hanging it; errors name the host and port.
+///
+/// **TLS** (feature `postgres-tls`: rustls on ring, no system OpenSSL) as
+/// libpq's `sslmode` says: `disable` plain; `allow`/`prefer` (the default)
+/// TLS when the server offers it, nothing checked; `require` TLS, nothing
+/// checked unless `sslrootcert` is given (then as `verify-ca`);
+/// `verify-ca` the certificate chains to `sslrootcert` (also
+/// `PGSSLROOTCERT`); `verify-full` that and it names the host. Unlike
+/// OpenSSL, the root must be a CA: a self-signed server certificate given
+/// as its own root is refused (`CaUsedAsEndEntity`). Without the feature,
+/// `require` and the `verify-*` modes are refused at connect.
 ///
 /// **Broken connections.** A connection that breaks or times out (the
 /// server restarted, the backend was terminated, the network dropped it)
@@ -129,12 +144,13 @@ impl PostgresCounters {
     pub fn connect_with_timeout(config: &str, timeout: Duration) -> Result<Self, Error> {
         let target =
             config::parse(config, |k| std::env::var(k).ok()).map_err(|e| Error::Store(e.into()))?;
+        #[cfg(not(feature = "postgres-tls"))]
         if matches!(
             target.ssl,
             config::SslMode::Require | config::SslMode::VerifyCa | config::SslMode::VerifyFull
         ) {
             return Err(Error::Store(
-                "sslmode require, verify-ca and verify-full need TLS, which PostgresCounters does not have yet; use a socket or loopback server with sslmode=disable or prefer".into(),
+                "sslmode require, verify-ca and verify-full need TLS: build kuuid with the postgres-tls feature".into(),
             ));
         }
         let store = PostgresCounters {
@@ -169,22 +185,17 @@ impl PostgresCounters {
             .unwrap_or(config::DEFAULT_CONNECT_TIMEOUT);
         // The driver's own timeout covers the socket's connect only: the
         // whole handshake gets one here.
-        // The timer is made inside the runtime (it needs its clock).
-        let connected = runtime.block_on(async {
-            tokio::time::timeout(connect_timeout, self.target.config.connect(NoTls)).await
-        });
-        let (client, connection) = match connected {
-            Ok(c) => c.map_err(|e| store(e.into()))?,
-            Err(_) => {
-                return Err(store(
-                    format!("no answer within the connect timeout ({connect_timeout:?})").into(),
-                ));
+        let client = match self.target.ssl {
+            config::SslMode::Disable => self.handshake(&runtime, connect_timeout, NoTls),
+            #[cfg(feature = "postgres-tls")]
+            mode => {
+                let tls = tls::connector(mode, self.target.root_cert.as_deref())
+                    .map_err(|e| store(e.into()))?;
+                self.handshake(&runtime, connect_timeout, tls)
             }
-        };
-        // Driven whenever a statement is waited for on this runtime.
-        runtime.spawn(async move {
-            let _ = connection.await;
-        });
+            #[cfg(not(feature = "postgres-tls"))]
+            _ => self.handshake(&runtime, connect_timeout, NoTls),
+        }?;
         let mut conn = Conn {
             runtime,
             client: Arc::new(client),
@@ -193,6 +204,39 @@ impl PostgresCounters {
         };
         self.setup(&mut conn).map_err(Error::Store)?;
         Ok(conn)
+    }
+
+    /// Connects with `tls` under `timeout` (the driver's own covers the
+    /// socket's connect only: the whole handshake gets one here), and
+    /// leaves the connection's task on `runtime`, which drives it whenever
+    /// a statement is waited for.
+    fn handshake<T>(
+        &self,
+        runtime: &tokio::runtime::Runtime,
+        timeout: Duration,
+        tls: T,
+    ) -> Result<Client, Error>
+    where
+        T: tokio_postgres::tls::MakeTlsConnect<tokio_postgres::Socket> + 'static,
+        T::Stream: Send + 'static,
+    {
+        let store = |e: BoxError| Error::Store(self.at(e));
+        // The timer is made inside the runtime (it needs its clock).
+        let connected = runtime.block_on(async {
+            tokio::time::timeout(timeout, self.target.config.connect(tls)).await
+        });
+        let (client, connection) = match connected {
+            Ok(c) => c.map_err(|e| store(e.into()))?,
+            Err(_) => {
+                return Err(store(
+                    format!("no answer within the connect timeout ({timeout:?})").into(),
+                ));
+            }
+        };
+        runtime.spawn(async move {
+            let _ = connection.await;
+        });
+        Ok(client)
     }
 
     /// Runs one statement's future (on a handle of `conn.client`) under
