@@ -372,6 +372,23 @@ pub fn __disable_fork_guard_for_tests() -> bool {
     sys::disable_fork_guard()
 }
 
+/// Test-only (feature `__test-clock`, not part of the API): the crate's
+/// own tests step the wall clock every id source reads, as an NTP step or a
+/// restored snapshot would. Never enable the feature outside them.
+#[cfg(feature = "__test-clock")]
+#[doc(hidden)]
+pub mod __test_clock {
+    /// Moves the clock `ms` from the real time (negative: back; 0: real).
+    pub fn shift(ms: i64) {
+        crate::sys::test_clock::shift(ms);
+    }
+
+    /// Holds the clock at `ms` since 1970 (`None`: it runs again).
+    pub fn freeze(ms: Option<u64>) {
+        crate::sys::test_clock::freeze(ms);
+    }
+}
+
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

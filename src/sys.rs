@@ -14,7 +14,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 #[inline]
 pub(crate) fn unix_secs() -> u64 {
     match process_words().ticked_secs.load(Ordering::Relaxed) {
-        0 => coarse_secs(),
+        0 => test_clock::adjust::<1>(coarse_secs()),
+        // The ticker publishes what `unix_millis` read, already adjusted.
         t => t,
     }
 }
@@ -40,11 +41,13 @@ fn coarse_secs() -> u64 {
 pub(crate) fn unix_millis() -> u64 {
     #[cfg(unix)]
     if let Some(ms) = clock_units::<1000>(libc::CLOCK_REALTIME) {
-        return ms;
+        return test_clock::adjust::<1000>(ms);
     }
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    test_clock::adjust::<1000>(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+    )
 }
 
 /// Microseconds since 1970 from the precise wall clock (CouchDB's
@@ -53,11 +56,13 @@ pub(crate) fn unix_millis() -> u64 {
 pub(crate) fn unix_micros() -> u64 {
     #[cfg(unix)]
     if let Some(us) = clock_units::<1_000_000>(libc::CLOCK_REALTIME) {
-        return us;
+        return test_clock::adjust::<1_000_000>(us);
     }
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+    test_clock::adjust::<1_000_000>(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX)),
+    )
 }
 
 /// `clock_gettime(clock)` in `1/PER_SEC` seconds (0 before 1970), or
@@ -88,9 +93,55 @@ fn clock_units<const PER_SEC: u64>(clock: libc::clockid_t) -> Option<u64> {
 pub(crate) fn coarse_millis() -> u64 {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     if let Some(ms) = clock_units::<1000>(libc::CLOCK_REALTIME_COARSE) {
-        return ms;
+        return test_clock::adjust::<1000>(ms);
     }
     unix_millis()
+}
+
+/// The crate's own tests' hold on the wall clock (feature `__test-clock`,
+/// never for users): a step back or a frozen instant, seen by every clock
+/// read above and by every id source, as a real clock step would be.
+/// Without the feature, `adjust` is the identity and costs nothing.
+pub(crate) mod test_clock {
+    #[cfg(feature = "__test-clock")]
+    use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+
+    /// Milliseconds added to the real clock (negative: a step back).
+    #[cfg(feature = "__test-clock")]
+    static SHIFT_MS: AtomicI64 = AtomicI64::new(0);
+    /// The instant the clock is held at, in ms since 1970; 0 if not held.
+    #[cfg(feature = "__test-clock")]
+    static FROZEN_MS: AtomicU64 = AtomicU64::new(0);
+
+    /// `real` (in 1/`PER_SEC` s) as the test clock reads it.
+    #[inline(always)]
+    pub(crate) fn adjust<const PER_SEC: u64>(real: u64) -> u64 {
+        #[cfg(feature = "__test-clock")]
+        {
+            let scale = |ms: i128| ms * i128::from(PER_SEC) / 1000;
+            let frozen = FROZEN_MS.load(Ordering::Relaxed);
+            let t = if frozen != 0 {
+                scale(i128::from(frozen))
+            } else {
+                i128::from(real) + scale(i128::from(SHIFT_MS.load(Ordering::Relaxed)))
+            };
+            u64::try_from(t.max(0)).unwrap_or(u64::MAX)
+        }
+        #[cfg(not(feature = "__test-clock"))]
+        real
+    }
+
+    /// Moves the clock by `ms` from the real time (negative: back).
+    #[cfg(feature = "__test-clock")]
+    pub(crate) fn shift(ms: i64) {
+        SHIFT_MS.store(ms, Ordering::Relaxed);
+    }
+
+    /// Holds the clock at `ms` since 1970 (`None`: runs again).
+    #[cfg(feature = "__test-clock")]
+    pub(crate) fn freeze(ms: Option<u64>) {
+        FROZEN_MS.store(ms.map_or(0, |ms| ms.max(1)), Ordering::Relaxed);
+    }
 }
 
 /// Set by the test-only switch before first use: no wipe-on-fork page and no

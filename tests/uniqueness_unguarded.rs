@@ -105,6 +105,16 @@ fn controls_raw_clone() {
     });
 }
 
+#[cfg(feature = "__test-clock")]
+#[test]
+fn controls_clock_stepped_back() {
+    // The child's first mint is another thread's, as in fork (b).
+    control("clock step back", true, |src| {
+        let (p, copies, _) = cells::clock_step_back(src);
+        (p, copies)
+    });
+}
+
 #[test]
 fn controls_restored_clones_without_reseed() {
     control("restored clones, no reseed", false, |src| {

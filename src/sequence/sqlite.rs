@@ -215,3 +215,29 @@ impl CounterStore for SqliteCounters {
         i64::MAX as u64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The store's own connection commits with `synchronous = FULL` (2),
+    /// whatever the linked SQLite's default (the durability claim).
+    #[test]
+    fn connections_commit_with_synchronous_full() {
+        let dir = std::env::temp_dir().join(format!("kuuid-sync-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = SqliteCounters::open(dir.join("c.sqlite")).unwrap();
+        let level: i64 = store
+            .conn
+            .with(
+                || store.connect(),
+                |c| {
+                    c.db.query_row("PRAGMA synchronous", [], |r| r.get(0))
+                        .map_err(|e| Error::Store(Box::new(e)))
+                },
+            )
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(level, 2, "PRAGMA synchronous reads {level}, not FULL (2)");
+    }
+}

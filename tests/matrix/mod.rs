@@ -85,6 +85,19 @@ impl Source {
         self == Source::SeqMemory
     }
 
+    /// Whether one thread's single ids are documented to increase (across
+    /// clock steps too).
+    pub fn ordered_on_a_thread(self) -> bool {
+        matches!(
+            self,
+            Source::KuuidMonotonic
+                | Source::V7
+                | Source::V7Generator
+                | Source::Couch(Algorithm::UtcRandom)
+                | Source::Couch(Algorithm::UtcId)
+        )
+    }
+
     /// The part of an id that must differ between any two ids: the random
     /// part of random ids (a repeated RNG stream shows there even when the
     /// clock moved on between two copies), the whole id of counters.
@@ -516,6 +529,33 @@ pub mod cells {
         let kids = vec![wait_copy(a), wait_copy(b)];
         parent.extend(work());
         (parent, kids)
+    }
+
+    /// The wall clock steps back mid-run, first by 1.5 s (so the clock
+    /// reads seconds and milliseconds already used), then by an hour; a
+    /// child forked after the first step mints too. Returns the parent's
+    /// ids, the child's, and the parent's forking thread's single ids in
+    /// the order minted (for the order check of ordered sources).
+    #[cfg(feature = "__test-clock")]
+    pub fn clock_step_back(src: Source) -> (Minted, Vec<Minted>, Vec<Vec<u8>>) {
+        let mut parent = Minted::default();
+        let mut singles = Minted::default();
+        singles.singles(src, N);
+        parent.bulk(src, N);
+        kuuid::__test_clock::shift(-1_500);
+        // N + 3: the thread's caches are part used when it forks.
+        singles.singles(src, N + 3);
+        let child = in_a_copy(Copy::Fork, || child_work(src, First::OtherThread, false));
+        parent.on_a_thread(src, N);
+        kuuid::__test_clock::shift(-3_600_000);
+        singles.singles(src, N);
+        parent.bulk(src, N);
+        parent.on_a_thread(src, N);
+        kuuid::__test_clock::shift(0);
+        singles.singles(src, N);
+        let order = singles.ids.clone();
+        parent.extend(singles);
+        (parent, vec![child], order)
     }
 
     /// Two restored copies of one snapshot (children of a parent whose fork

@@ -455,3 +455,32 @@ impl CounterStore for PostgresCounters {
         i64::MAX as u64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The store's own connection commits with `synchronous_commit = on`,
+    /// whatever the server's default (the durability claim). Needs the
+    /// server `.ci/run` starts (`KUUID_PG_URL`).
+    #[test]
+    fn connections_commit_with_synchronous_commit_on() {
+        let Ok(url) = std::env::var("KUUID_PG_URL") else {
+            eprintln!("skipped: KUUID_PG_URL unset (no PostgreSQL to ask)");
+            return;
+        };
+        let store = PostgresCounters::connect(&url).unwrap();
+        let setting: String = store
+            .conn
+            .with(
+                || store.open().map_err(BoxError::from),
+                |conn| {
+                    let c = conn.client.clone();
+                    let row = store.wait(conn, c.query_one("SHOW synchronous_commit", &[]))?;
+                    row.try_get(0).map_err(|e| store.at(e))
+                },
+            )
+            .unwrap();
+        assert_eq!(setting, "on");
+    }
+}
