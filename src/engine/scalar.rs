@@ -2,7 +2,7 @@
 //!
 //! Every other path in `engine/` is tested against the functions here, and
 //! these are tested against a naive `% 62` loop for every `u32`
-//! (`tests/exhaustive.rs`). Keep them simple enough to trust.
+//! (`tests/library/exhaustive.rs`). Keep them simple enough to trust.
 
 use super::{ALPHABET, GROUP_LEN, MAX_GROUP, PREFIX_LEN};
 
@@ -39,7 +39,7 @@ pub(crate) static DIGIT: [u8; 128] = {
 /// jeaiii's itoa in base 62^2: one 32x32->64 multiply gives `x / 62^4` in 32.32
 /// fixed point; each further multiply by 3844 moves one pair above the point.
 /// The `+ 1` makes the truncated fraction exact for every `u32` (checked
-/// exhaustively in `tests/exhaustive.rs`).
+/// exhaustively in `tests/library/exhaustive.rs`).
 #[inline(always)]
 pub(crate) fn pairs(x: u32) -> [u32; 3] {
     let p = ((u64::from(x) * M4) >> 23) + 1;

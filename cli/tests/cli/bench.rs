@@ -1,0 +1,205 @@
+//! `kuuid bench`: every row is there and positive, `--json` is one
+//! document that `--baseline` reads back, and a bad baseline is one line
+//! and exit 2.
+
+use serde_json::Value;
+
+use crate::common;
+use common::{kuuid, stderr};
+
+/// A small, fast run as JSON.
+fn json(extra: &[&str]) -> Value {
+    let mut args = vec![
+        "bench",
+        "--quick",
+        "--json",
+        "-n",
+        "2000",
+        "--rounds",
+        "1",
+        "--threads",
+        "2",
+    ];
+    args.extend(extra);
+    let o = kuuid(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn names(doc: &Value) -> Vec<String> {
+    doc["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn json_has_the_header_and_every_figure() {
+    let doc = json(&[]);
+    assert_eq!(doc["schema"], "kuuid-bench/1");
+    let h = &doc["header"];
+    for key in ["kuuid_version", "cpu", "engine_path", "target"] {
+        assert!(!h[key].as_str().unwrap().is_empty(), "{key}");
+    }
+    assert!(h["cores"].as_u64().unwrap() >= 1);
+    let names = names(&doc);
+    let has = |n: &str| names.iter().any(|x| x == n);
+    for isa in kuuid::engine::Isa::available() {
+        assert!(has(&format!("decode/{isa}")), "{names:?}");
+        assert!(
+            names.iter().any(|n| n.starts_with(&format!("fill/{isa}/"))),
+            "{names:?}"
+        );
+    }
+    for n in [
+        "limit/store/l2",
+        "limit/store/dram",
+        "limit/clock/millis",
+        "v7/single",
+        "objectid/bulk-text",
+        "couch/sequential",
+        "threads/fill/1",
+        "threads/fill/2",
+        "threads/id/2",
+    ] {
+        assert!(has(n), "{n} missing: {names:?}");
+    }
+    for f in doc["figures"].as_array().unwrap() {
+        let (min, med, max) = (
+            f["ns_min"].as_f64().unwrap(),
+            f["ns_median"].as_f64().unwrap(),
+            f["ns_max"].as_f64().unwrap(),
+        );
+        assert!(0.0 < min && min <= med && med <= max, "{f}");
+        // Per-id rows on one thread carry their ratio to the 32-byte store;
+        // thread rows their scaling.
+        let threads = f["name"].as_str().unwrap().starts_with("threads/");
+        let per_id = f["per"].as_str() == Some("id");
+        assert_eq!(f["vs_store"].is_number(), per_id && !threads, "{f}");
+        assert_eq!(f["scaling"].is_number(), threads, "{f}");
+    }
+}
+
+#[test]
+fn one_path_only_with_isa() {
+    let doc = json(&["--isa", "scalar"]);
+    for name in names(&doc) {
+        let is_path_row = [
+            "fill/",
+            "lines/",
+            "decode/",
+            "parse_many/",
+            "id/",
+            "id+ticker/",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p));
+        assert!(!is_path_row || name.contains("scalar"), "{name}");
+    }
+    let o = kuuid(&["bench", "--isa", "mmx"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--isa"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_baseline_is_read_back_next_to_each_figure() {
+    let doc = json(&[]);
+    let path = std::env::temp_dir().join(format!("kuuid-bench-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let path_arg = path.to_str().unwrap();
+    let o = kuuid(&[
+        "bench",
+        "--quick",
+        "-n",
+        "2000",
+        "--rounds",
+        "1",
+        "--threads",
+        "2",
+        "--baseline",
+        path_arg,
+    ]);
+    let _ = std::fs::remove_file(&path);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("baseline ns") && out.contains("speed-up"),
+        "{out}"
+    );
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("fill/")).collect();
+    assert!(!rows.is_empty());
+    for row in rows {
+        // The last two columns: the baseline's ns and the speed-up.
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        let speed_up: f64 = cols[cols.len() - 1].parse().unwrap();
+        let base: f64 = cols[cols.len() - 2].parse().unwrap();
+        assert!(speed_up > 0.0 && base > 0.0, "{row}");
+    }
+}
+
+#[test]
+fn a_bad_baseline_is_one_line_and_exit_2() {
+    let dir = std::env::temp_dir();
+    let pid = std::process::id();
+    let write = |name: &str, text: &str| {
+        let p = dir.join(format!("kuuid-bad-{pid}-{name}"));
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let cases = [
+        (
+            dir.join(format!("kuuid-missing-{pid}.json")),
+            "No such file",
+        ),
+        (write("text", "not json at all"), "not JSON"),
+        (
+            write("other", r#"{"schema":"other/2","figures":[]}"#),
+            "not a kuuid bench report",
+        ),
+        (write("none", r#"{"figures":[]}"#), "schema missing"),
+        (
+            write("shape", r#"{"schema":"kuuid-bench/1","figures":7}"#),
+            "--baseline",
+        ),
+    ];
+    for (path, what) in &cases {
+        let o = kuuid(&["bench", "--quick", "--baseline", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{what}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(what) && err.contains("--baseline"),
+            "{what}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(o.stdout.is_empty());
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn the_table_has_a_positive_figure_on_every_row() {
+    let o = kuuid(&[
+        "bench",
+        "--quick",
+        "-n",
+        "2000",
+        "--rounds",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let rows: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("figure"))
+        .skip(1)
+        .collect();
+    assert!(rows.len() > 10, "{out}");
+    for row in rows {
+        let ns: f64 = row.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert!(ns > 0.0, "{row}");
+    }
+}

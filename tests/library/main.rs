@@ -1,0 +1,29 @@
+//! The library's tests, in one binary (one link instead of one per file).
+//! Tests that fork, step the clock, start a ticker or turn the fork guard
+//! off live in `tests/process` and `tests/unguarded`, which have a process
+//! to themselves; `tests/reentrancy.rs` installs a global allocator.
+
+#[path = "../support/server.rs"]
+mod server;
+
+mod concurrency;
+mod couch;
+mod couchdb;
+mod engine_paths;
+mod errors;
+mod exhaustive;
+mod monotonic;
+mod npm_compat;
+mod npm_node;
+mod objectid;
+mod postgres;
+mod postgres_tls;
+mod range;
+mod retry;
+mod sequence;
+mod sequence_faults;
+mod sequence_stores;
+mod sqlite;
+mod sqlx;
+mod structure;
+mod v7;

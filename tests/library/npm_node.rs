@@ -1,0 +1,111 @@
+//! Against npm kuuid itself, run by node: for a spread of timestamps, every
+//! npm function's id must have the prefix and length ours has, and random
+//! groups our strict parser accepts. `.ci/run` installs the package and sets
+//! `KUUID_NPM_DIR` to the folder holding its `node_modules`; without node or
+//! the package the test says why and passes.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use kuuid::{AnyKuuid, Timestamp};
+
+/// npm's functions, with ours for the same timestamp (prefix, length).
+fn ours(name: &str, ms: u64) -> (String, usize) {
+    let t = Timestamp::from_millis(ms);
+    let id: AnyKuuid = match name {
+        "id" => kuuid::try_id(t).unwrap().into(),
+        "idms" => kuuid::try_idms(t).unwrap().into(),
+        "idr" => kuuid::try_idr(t).unwrap().into(),
+        "idmsr" => kuuid::try_idmsr(t).unwrap().into(),
+        "ids" => kuuid::try_ids(t).unwrap().into(),
+        "idsr" => kuuid::try_idsr(t).unwrap().into(),
+        "prefix" => return (kuuid::try_prefix(t).unwrap().to_string(), 8),
+        "prefixms" => return (kuuid::try_prefixms(t).unwrap().to_string(), 8),
+        "prefixReverse" => return (kuuid::try_prefix_reverse(t).unwrap().to_string(), 8),
+        "prefixReverseMs" => return (kuuid::try_prefix_reverse_ms(t).unwrap().to_string(), 8),
+        other => panic!("no such npm function {other}"),
+    };
+    (id.prefix().to_string(), id.as_str().len())
+}
+
+const FUNCTIONS: [&str; 10] = [
+    "id",
+    "idms",
+    "idr",
+    "idmsr",
+    "ids",
+    "idsr",
+    "prefix",
+    "prefixms",
+    "prefixReverse",
+    "prefixReverseMs",
+];
+
+#[test]
+fn every_npm_function_matches_at_a_spread_of_times() {
+    let Some(dir) = crate::server::address("KUUID_NPM_DIR") else {
+        return;
+    };
+    // 1 ms (npm reads 0 as "now"), second boundaries, and a pseudo-random
+    // spread up to the year 2200 with millisecond parts.
+    let mut times = vec![1u64, 999, 1000, 1_514_764_800_000, 1_514_764_800_123];
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..200 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        times.push(1 + x % 7_258_118_400_000);
+    }
+    let script = r#"
+        const k = require('kuuid');
+        const fns = process.argv[1].split(',');
+        let input = '';
+        process.stdin.on('data', d => input += d);
+        process.stdin.on('end', () => {
+            for (const t of input.trim().split('\n').map(Number)) {
+                for (const f of fns) console.log(f + ' ' + t + ' ' + k[f](t));
+            }
+        });
+    "#;
+    let child = Command::new("node")
+        .args(["-e", script, &FUNCTIONS.join(",")])
+        .env("NODE_PATH", std::path::Path::new(&dir).join("node_modules"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            crate::server::skip(format_args!("cannot run node ({e})"));
+            return;
+        }
+    };
+    let list: String = times.iter().map(|t| format!("{t}\n")).collect();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(list.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "node failed: {:?}", out.status);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut checked = 0;
+    for line in text.lines() {
+        let mut parts = line.split(' ');
+        let (name, t, theirs) = (
+            parts.next().unwrap(),
+            parts.next().unwrap().parse::<u64>().unwrap(),
+            parts.next().unwrap(),
+        );
+        let (prefix, len) = ours(name, t);
+        assert_eq!(&theirs[..8], prefix, "{name}({t}): npm {theirs}");
+        assert_eq!(theirs.len(), len, "{name}({t}): npm {theirs}");
+        if len > 8 {
+            AnyKuuid::parse_bytes(theirs.as_bytes())
+                .unwrap_or_else(|e| panic!("{name}({t}): npm's {theirs} does not parse: {e}"));
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, times.len() * FUNCTIONS.len());
+}

@@ -1,0 +1,238 @@
+//! Shared memory and process helpers for the fork tests (Linux), and the
+//! lock that runs them one at a time.
+#![allow(dead_code)]
+
+use std::sync::{Mutex, MutexGuard};
+
+use kuuid::Kuuid;
+
+/// `slots` arrays of `per_slot` ids in an anonymous `MAP_SHARED` mapping:
+/// what a child writes there, the parent reads.
+pub struct Shared {
+    base: *mut u8,
+    slots: usize,
+    per_slot: usize,
+}
+
+// SAFETY: the mapping is plain bytes; tests write disjoint slots from
+// different threads and processes and read only after they are done.
+unsafe impl Sync for Shared {}
+
+impl Shared {
+    pub fn new(slots: usize, per_slot: usize) -> Self {
+        let len = slots * per_slot * 32;
+        // SAFETY: an anonymous shared mapping of `len` bytes, checked below.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(base, libc::MAP_FAILED, "mmap");
+        Shared {
+            base: base.cast(),
+            slots,
+            per_slot,
+        }
+    }
+
+    fn write(&self, slot: usize, i: usize, id: Kuuid) {
+        assert!(slot < self.slots && i < self.per_slot);
+        // SAFETY: in bounds (checked above); each (slot, i) has one writer.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                id.as_bytes().as_ptr(),
+                self.base.add((slot * self.per_slot + i) * 32),
+                32,
+            )
+        };
+    }
+
+    /// Writes `f()` into positions `from..to` of `slot`.
+    pub fn write_range(&self, slot: usize, from: usize, to: usize, mut f: impl FnMut() -> Kuuid) {
+        for i in from..to {
+            self.write(slot, i, f());
+        }
+    }
+
+    pub fn write_with(&self, slot: usize, n: usize, f: impl FnMut() -> Kuuid) {
+        self.write_range(slot, 0, n, f);
+    }
+
+    /// `kuuid::id()` into positions `0..n` of `slot`.
+    pub fn mint_into(&self, slot: usize, n: usize) {
+        self.write_range(slot, 0, n, kuuid::id);
+    }
+
+    pub fn mint_into_from(&self, slot: usize, from: usize, to: usize) {
+        self.write_range(slot, from, to, kuuid::id);
+    }
+
+    /// Every id of a slot; an unwritten position fails to parse and panics.
+    pub fn slot(&self, slot: usize) -> Vec<Kuuid> {
+        (0..self.per_slot)
+            .map(|i| {
+                // SAFETY: in bounds; all writers have finished.
+                let bytes = unsafe {
+                    std::slice::from_raw_parts(self.base.add((slot * self.per_slot + i) * 32), 32)
+                };
+                Kuuid::parse_bytes(bytes)
+                    .unwrap_or_else(|e| panic!("slot {slot} position {i} not written: {e}"))
+            })
+            .collect()
+    }
+
+    pub fn all(&self) -> Vec<Kuuid> {
+        (0..self.slots).flat_map(|s| self.slot(s)).collect()
+    }
+
+    /// Writes `f()` (the bytes of some other id, `L <= 32`) into positions
+    /// `0..n` of `slot`.
+    pub fn write_raw<const L: usize>(&self, slot: usize, n: usize, mut f: impl FnMut() -> [u8; L]) {
+        assert!(L <= 32 && slot < self.slots && n <= self.per_slot);
+        for i in 0..n {
+            let bytes = f();
+            // SAFETY: in bounds (checked above); each (slot, i) has one writer.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    bytes.as_ptr(),
+                    self.base.add((slot * self.per_slot + i) * 32),
+                    L,
+                )
+            };
+        }
+    }
+
+    /// The first `L` bytes of every position of `slot`.
+    pub fn slot_raw<const L: usize>(&self, slot: usize) -> Vec<[u8; L]> {
+        assert!(L <= 32);
+        (0..self.per_slot)
+            .map(|i| {
+                let mut bytes = [0u8; L];
+                // SAFETY: in bounds; all writers have finished.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        self.base.add((slot * self.per_slot + i) * 32),
+                        bytes.as_mut_ptr(),
+                        L,
+                    )
+                };
+                bytes
+            })
+            .collect()
+    }
+
+    /// Writes UUIDv7s from `f()` into positions `0..n` of `slot`.
+    pub fn write_v7(&self, slot: usize, n: usize, mut f: impl FnMut() -> kuuid::Uuid7) {
+        self.write_raw(slot, n, || *f().as_bytes());
+    }
+
+    /// The UUIDv7s of a slot; an unwritten position is not a v7 and panics.
+    pub fn slot_v7(&self, slot: usize) -> Vec<kuuid::Uuid7> {
+        self.slot_raw::<16>(slot)
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| {
+                kuuid::Uuid7::from_bytes(b)
+                    .unwrap_or_else(|e| panic!("slot {slot} position {i} not written: {e}"))
+            })
+            .collect()
+    }
+}
+
+/// No two ids equal, and no two random parts equal either (a repeated RNG
+/// stream shows up there even when the second ticked over).
+pub fn assert_all_unique(ids: &[Kuuid]) {
+    let mut full: Vec<&str> = ids.iter().map(|i| i.as_str()).collect();
+    full.sort_unstable();
+    let dup = full.windows(2).find(|w| w[0] == w[1]);
+    assert!(dup.is_none(), "duplicate id {:?}", dup);
+    let mut random: Vec<&str> = ids.iter().map(|i| i.random_str()).collect();
+    random.sort_unstable();
+    let dup = random.windows(2).find(|w| w[0] == w[1]);
+    assert!(dup.is_none(), "duplicate random part {:?}", dup);
+}
+
+/// Number of random parts that repeat.
+pub fn repeated_random_parts(ids: &[Kuuid]) -> usize {
+    let mut random: Vec<&str> = ids.iter().map(|i| i.random_str()).collect();
+    random.sort_unstable();
+    random.windows(2).filter(|w| w[0] == w[1]).count()
+}
+
+/// Runs `f` in the child; exits 0 if it returns, 1 if it panics.
+fn child(f: impl FnOnce()) -> ! {
+    let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_ok();
+    // SAFETY: _exit ends the child without running the parent's atexit
+    // handlers or the test harness.
+    unsafe { libc::_exit(if ok { 0 } else { 1 }) }
+}
+
+fn wait_ok(pid: libc::pid_t) {
+    assert!(pid > 0, "fork/clone failed");
+    let mut status = 0;
+    // SAFETY: waiting for our own child.
+    let r = unsafe { libc::waitpid(pid, &mut status, 0) };
+    assert_eq!(r, pid);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "child {pid} failed (status {status:#x})"
+    );
+}
+
+/// `fork()`, run `f` in the child, wait for it to succeed.
+pub fn fork_and_wait(f: impl FnOnce()) {
+    // SAFETY: fork in a test; the child only mints ids into shared memory
+    // and calls _exit.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        child(f);
+    }
+    wait_ok(pid);
+}
+
+/// A raw `clone(SIGCHLD)` syscall (no atfork handlers run), `f` in the
+/// child, wait for it to succeed.
+pub fn raw_clone_and_wait(f: impl FnOnce()) {
+    // SAFETY: clone without CLONE_VM and with a null stack behaves like fork
+    // without libc's bookkeeping; the child only mints and calls _exit.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            libc::SIGCHLD as libc::c_long,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        )
+    } as libc::pid_t;
+    if pid == 0 {
+        child(f);
+    }
+    wait_ok(pid);
+}
+
+/// Tests that fork, step the clock or start a ticker run one at a time: a
+/// fork while another test thread holds a lock (the allocator's are handled
+/// by libc; others are not) could hang a child, and a stepped clock or a
+/// running ticker is seen by the whole process.
+pub fn serial() -> MutexGuard<'static, ()> {
+    static M: Mutex<()> = Mutex::new(());
+    M.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Turns the fork guard off for this process (the negative controls'
+/// binary): every test there calls it first, before any id.
+pub fn guard_off() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        assert!(
+            kuuid::__disable_fork_guard_for_tests(),
+            "must run before any id"
+        )
+    });
+}

@@ -1,0 +1,573 @@
+//! The uniqueness matrix: every id source, minted by threads, forked
+//! children (whose first mint is the forking thread, another thread or a
+//! bulk call), sibling children, a raw `clone`, and restored copies that call
+//! `reseed()`. Each cell gathers every id from every process and counts
+//! repeats. `tests/process/uniqueness.rs` runs the cells with the fork guard on (no
+//! repeat allowed); `tests/unguarded/uniqueness_unguarded.rs` runs them with it off,
+//! where they must find repeats (the negative controls, which show each
+//! cell can fail) and where a copy that calls `reseed()` must not.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use kuuid::couch::{Algorithm, Uuids};
+use kuuid::{Generator, ObjectId, Uuid7, V7Generator};
+
+/// Ids per mint step in a cell (a step is one thread's run or one bulk call).
+pub const N: usize = 1_500;
+
+/// One id source of the crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// `kuuid::id()` (the per-thread secure generator).
+    Kuuid,
+    /// A `Generator::fast()` per thread.
+    KuuidFast,
+    /// A monotonic `Generator::secure().monotonic()` per thread.
+    KuuidMonotonic,
+    /// `kuuid::v7()`; bulk: `kuuid::fill_v7`.
+    V7,
+    /// A `V7Generator` per thread.
+    V7Generator,
+    /// `kuuid::object_id()`; bulk: `kuuid::fill_object_ids`.
+    ObjectId,
+    /// CouchDB's `/_uuids` algorithms (`utc_id` with one suffix per process:
+    /// it is unique per suffix, as CouchDB's is per node).
+    Couch(Algorithm),
+    /// `Sequence` over `MemoryCounters`: a copy of the process has a copy
+    /// of the counters, so it must refuse, not repeat.
+    SeqMemory,
+    /// `Sequence` over a SQLite file.
+    #[cfg(feature = "rusqlite")]
+    SeqSqlite,
+    /// `Sequence` over the PostgreSQL of `KUUID_PG_URL`.
+    #[cfg(feature = "postgres")]
+    SeqPostgres,
+}
+
+/// Every source: the rows of the matrix.
+pub fn sources() -> Vec<Source> {
+    #[allow(unused_mut)] // without the database features
+    let mut v = vec![
+        Source::Kuuid,
+        Source::KuuidFast,
+        Source::KuuidMonotonic,
+        Source::V7,
+        Source::V7Generator,
+        Source::ObjectId,
+        Source::Couch(Algorithm::Random),
+        Source::Couch(Algorithm::Sequential),
+        Source::Couch(Algorithm::UtcRandom),
+        Source::Couch(Algorithm::UtcId),
+        Source::Couch(Algorithm::UuidV4),
+        Source::Couch(Algorithm::UuidV7),
+        Source::SeqMemory,
+    ];
+    #[cfg(feature = "rusqlite")]
+    v.push(Source::SeqSqlite);
+    #[cfg(feature = "postgres")]
+    if std::env::var_os("KUUID_PG_URL").is_some() {
+        v.push(Source::SeqPostgres);
+    } else {
+        eprintln!("uniqueness matrix: Sequence over PostgreSQL skipped (KUUID_PG_URL unset)");
+    }
+    v
+}
+
+impl Source {
+    /// Whether a copy of the process (a fork, a restored clone) must get an
+    /// error from this source instead of ids.
+    pub fn refuses_in_a_copy(self) -> bool {
+        self == Source::SeqMemory
+    }
+
+    /// Whether one thread's single ids are documented to increase (across
+    /// clock steps too).
+    pub fn ordered_on_a_thread(self) -> bool {
+        matches!(
+            self,
+            Source::KuuidMonotonic
+                | Source::V7
+                | Source::V7Generator
+                | Source::Couch(Algorithm::UtcRandom)
+                | Source::Couch(Algorithm::UtcId)
+        )
+    }
+
+    /// The part of an id that must differ between any two ids: the random
+    /// part of random ids (a repeated RNG stream shows there even when the
+    /// clock moved on between two copies), the whole id of counters.
+    pub fn key(self, id: &[u8]) -> Vec<u8> {
+        match self {
+            // The 24 base62 characters after the time.
+            Source::Kuuid | Source::KuuidFast | Source::KuuidMonotonic => id[8..].to_vec(),
+            // The low 48 of the 52 random bits.
+            Source::V7 | Source::V7Generator => id[10..].to_vec(),
+            // The process value and the counter.
+            Source::ObjectId => id[4..].to_vec(),
+            // The 18 random hex digits after the microseconds.
+            Source::Couch(Algorithm::UtcRandom) => id[14..].to_vec(),
+            // rand_a and rand_b, after the 12 hex digits of milliseconds
+            // and the version.
+            Source::Couch(Algorithm::UuidV7) => id[13..].to_vec(),
+            _ => id.to_vec(),
+        }
+    }
+}
+
+thread_local! {
+    static FAST: std::cell::RefCell<Generator> = std::cell::RefCell::new(Generator::fast());
+    static MONO: std::cell::RefCell<Generator> =
+        std::cell::RefCell::new(Generator::secure().monotonic());
+    static V7G: std::cell::RefCell<V7Generator> = std::cell::RefCell::new(V7Generator::new());
+}
+
+type Seq<S> = kuuid::sequence::Sequence<kuuid::sequence::Counter<S>>;
+
+fn seq_memory() -> &'static Seq<kuuid::sequence::MemoryCounters> {
+    static S: OnceLock<Seq<kuuid::sequence::MemoryCounters>> = OnceLock::new();
+    S.get_or_init(|| {
+        let c = kuuid::sequence::Counter::new(kuuid::sequence::MemoryCounters::new(), "matrix");
+        kuuid::sequence::Sequence::new(c, 100).unwrap()
+    })
+}
+
+#[cfg(feature = "rusqlite")]
+fn seq_sqlite() -> &'static Seq<kuuid::sequence::SqliteCounters> {
+    static S: OnceLock<Seq<kuuid::sequence::SqliteCounters>> = OnceLock::new();
+    S.get_or_init(|| {
+        let path = scratch_dir().join("counters.sqlite");
+        let store = kuuid::sequence::SqliteCounters::open(path).unwrap();
+        kuuid::sequence::Sequence::new(kuuid::sequence::Counter::new(store, "matrix"), 500).unwrap()
+    })
+}
+
+#[cfg(feature = "postgres")]
+fn seq_postgres() -> &'static Seq<kuuid::sequence::PostgresCounters> {
+    static S: OnceLock<Seq<kuuid::sequence::PostgresCounters>> = OnceLock::new();
+    S.get_or_init(|| {
+        let url = std::env::var("KUUID_PG_URL").unwrap();
+        let store = kuuid::sequence::PostgresCounters::connect(&url).unwrap();
+        // A name per run: the table outlives the test.
+        let name = format!("matrix-{}-{}", std::process::id(), kuuid::id());
+        kuuid::sequence::Sequence::new(kuuid::sequence::Counter::new(store, name), 500).unwrap()
+    })
+}
+
+/// A directory for this test process (removed by the OS's tmp cleaning;
+/// small).
+fn scratch_dir() -> &'static Path {
+    static D: OnceLock<PathBuf> = OnceLock::new();
+    D.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("kuuid-matrix-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    })
+}
+
+fn couch(a: Algorithm) -> Uuids {
+    if a == Algorithm::UtcId {
+        Uuids::new(a).utc_id_suffix(format!("p{}", std::process::id()))
+    } else {
+        Uuids::new(a)
+    }
+}
+
+fn seq_value(v: Result<u64, kuuid::sequence::Error>) -> Result<Vec<u8>, String> {
+    v.map(|v| v.to_be_bytes().to_vec())
+        .map_err(|e| e.to_string())
+}
+
+/// One id from `src`, as bytes (text for text formats).
+pub fn mint(src: Source) -> Result<Vec<u8>, String> {
+    Ok(match src {
+        Source::Kuuid => kuuid::id().as_bytes().to_vec(),
+        Source::KuuidFast => FAST.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
+        Source::KuuidMonotonic => MONO.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
+        Source::V7 => kuuid::v7().as_bytes().to_vec(),
+        Source::V7Generator => V7G.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
+        Source::ObjectId => kuuid::object_id().as_bytes().to_vec(),
+        Source::Couch(a) => couch(a).mint().map_err(|e| e.to_string())?.into_bytes(),
+        Source::SeqMemory => seq_value(seq_memory().next())?,
+        #[cfg(feature = "rusqlite")]
+        Source::SeqSqlite => seq_value(seq_sqlite().next())?,
+        #[cfg(feature = "postgres")]
+        Source::SeqPostgres => seq_value(seq_postgres().next())?,
+    })
+}
+
+fn seq_fill<S: kuuid::sequence::BlockSource>(
+    seq: &kuuid::sequence::Sequence<S>,
+    n: usize,
+) -> Result<Vec<Vec<u8>>, String> {
+    let mut v = vec![0u64; n];
+    seq.fill(&mut v).map_err(|e| e.to_string())?;
+    Ok(v.iter().map(|x| x.to_be_bytes().to_vec()).collect())
+}
+
+/// `n` ids from `src` in one bulk call where it has one.
+pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
+    Ok(match src {
+        Source::Kuuid => {
+            let mut ids = vec![kuuid::Kuuid::default(); n];
+            kuuid::fill(&mut ids);
+            ids.iter().map(|i| i.as_bytes().to_vec()).collect()
+        }
+        Source::KuuidFast | Source::KuuidMonotonic => {
+            let mut ids = vec![kuuid::Kuuid::default(); n];
+            let g = if src == Source::KuuidFast {
+                &FAST
+            } else {
+                &MONO
+            };
+            g.with(|g| g.borrow_mut().fill(&mut ids));
+            ids.iter().map(|i| i.as_bytes().to_vec()).collect()
+        }
+        Source::V7 => {
+            let mut ids = vec![Uuid7::default(); n];
+            kuuid::fill_v7(&mut ids);
+            ids.iter().map(|i| i.as_bytes().to_vec()).collect()
+        }
+        Source::V7Generator => {
+            let mut ids = vec![Uuid7::default(); n];
+            V7G.with(|g| g.borrow_mut().fill(&mut ids));
+            ids.iter().map(|i| i.as_bytes().to_vec()).collect()
+        }
+        Source::ObjectId => {
+            let mut ids = vec![ObjectId::default(); n];
+            kuuid::fill_object_ids(&mut ids);
+            ids.iter().map(|i| i.as_bytes().to_vec()).collect()
+        }
+        Source::Couch(a) => couch(a)
+            .uuids(n)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(String::into_bytes)
+            .collect(),
+        Source::SeqMemory => seq_fill(seq_memory(), n)?,
+        #[cfg(feature = "rusqlite")]
+        Source::SeqSqlite => seq_fill(seq_sqlite(), n)?,
+        #[cfg(feature = "postgres")]
+        Source::SeqPostgres => seq_fill(seq_postgres(), n)?,
+    })
+}
+
+/// What one process (or thread) minted: its ids, and the error that
+/// stopped it, if any.
+#[derive(Debug, Default)]
+pub struct Minted {
+    pub ids: Vec<Vec<u8>>,
+    pub errors: Vec<String>,
+}
+
+impl Minted {
+    fn take(&mut self, r: Result<Vec<Vec<u8>>, String>) {
+        match r {
+            Ok(ids) => self.ids.extend(ids),
+            Err(e) => self.errors.push(e),
+        }
+    }
+
+    /// `n` single ids on this thread (stops at the first error).
+    pub fn singles(&mut self, src: Source, n: usize) {
+        for _ in 0..n {
+            match mint(src) {
+                Ok(id) => self.ids.push(id),
+                Err(e) => {
+                    self.errors.push(e);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// `n` ids in one bulk call.
+    pub fn bulk(&mut self, src: Source, n: usize) {
+        self.take(mint_bulk(src, n));
+    }
+
+    /// `n` single ids on a new thread, joined.
+    pub fn on_a_thread(&mut self, src: Source, n: usize) {
+        let other = std::thread::spawn(move || {
+            let mut m = Minted::default();
+            m.singles(src, n);
+            m
+        })
+        .join()
+        .expect("minting thread panicked");
+        self.ids.extend(other.ids);
+        self.errors.extend(other.errors);
+    }
+
+    pub fn extend(&mut self, other: Minted) {
+        self.ids.extend(other.ids);
+        self.errors.extend(other.errors);
+    }
+}
+
+/// How a copy of the process is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Copy {
+    /// `fork()` (libc: atfork handlers run).
+    Fork,
+    /// A raw `clone(SIGCHLD)` system call (no atfork handlers).
+    RawClone,
+}
+
+/// Runs `f` in a copy of this process made by `how` and returns what it
+/// minted. The child writes its ids to a file and `_exit`s; a child that
+/// has not finished in 60 s is killed and the cell fails (a hang is a bug
+/// too). The copy is started and awaited before this returns.
+pub fn in_a_copy(how: Copy, f: impl FnOnce() -> Minted) -> Minted {
+    let pid = start_copy(how, f);
+    wait_copy(pid)
+}
+
+fn out_path(pid: libc::pid_t) -> PathBuf {
+    scratch_dir().join(format!("child-{pid}.out"))
+}
+
+/// Starts a copy running `f`; see [`in_a_copy`].
+pub fn start_copy(how: Copy, f: impl FnOnce() -> Minted) -> libc::pid_t {
+    // Named in the parent: the child's own pid would name another one.
+    scratch_dir();
+    let pid = match how {
+        // SAFETY: the child only mints, writes a file and calls _exit.
+        Copy::Fork => unsafe { libc::fork() },
+        // SAFETY: clone without CLONE_VM and with a null stack behaves like
+        // fork without libc's bookkeeping; the child as above.
+        Copy::RawClone => {
+            // SAFETY: as above.
+            let pid = unsafe {
+                libc::syscall(
+                    libc::SYS_clone,
+                    libc::SIGCHLD as libc::c_long,
+                    0usize,
+                    0usize,
+                    0usize,
+                    0usize,
+                )
+            };
+            pid as libc::pid_t
+        }
+    };
+    assert!(pid >= 0, "fork/clone failed");
+    if pid == 0 {
+        let m =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| Minted {
+                ids: Vec::new(),
+                errors: vec!["the child panicked".into()],
+            });
+        // SAFETY: getpid has no preconditions (a raw clone leaves libc's
+        // cached pid stale, so ask the kernel).
+        let me = unsafe { libc::syscall(libc::SYS_getpid) } as libc::pid_t;
+        let ok = write_minted(&out_path(me), &m).is_ok();
+        // SAFETY: ends the child without the parent's atexit handlers.
+        unsafe { libc::_exit(if ok { 0 } else { 3 }) };
+    }
+    pid
+}
+
+/// Waits (at most 60 s) for a copy from [`start_copy`] and reads what it
+/// minted.
+pub fn wait_copy(pid: libc::pid_t) -> Minted {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut status = 0;
+    loop {
+        // SAFETY: waiting for our own child, without blocking.
+        let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+        if r == pid {
+            break;
+        }
+        assert_eq!(r, 0, "waitpid");
+        if Instant::now() > deadline {
+            // SAFETY: killing and reaping our own child.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, &mut status, 0);
+            }
+            panic!("child {pid} hung for 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "child {pid} failed (status {status:#x})"
+    );
+    let path = out_path(pid);
+    let m = read_minted(&path);
+    let _ = std::fs::remove_file(path);
+    m
+}
+
+fn write_minted(path: &Path, m: &Minted) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for id in &m.ids {
+        for b in id {
+            write!(out, "{b:02x}")?;
+        }
+        writeln!(out)?;
+    }
+    for e in &m.errors {
+        writeln!(out, "error: {}", e.replace('\n', " "))?;
+    }
+    out.flush()
+}
+
+fn read_minted(path: &Path) -> Minted {
+    let text = std::fs::read_to_string(path).expect("the child's output");
+    let mut m = Minted::default();
+    for line in text.lines() {
+        if let Some(e) = line.strip_prefix("error: ") {
+            m.errors.push(e.to_owned());
+        } else {
+            let bytes = (0..line.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&line[i..i + 2], 16).unwrap())
+                .collect();
+            m.ids.push(bytes);
+        }
+    }
+    m
+}
+
+/// The keys of `ids` (see [`Source::key`]) that occur more than once.
+pub fn repeats(src: Source, ids: &[Vec<u8>]) -> usize {
+    let mut seen: HashMap<Vec<u8>, usize> = HashMap::with_capacity(ids.len());
+    for id in ids {
+        *seen.entry(src.key(id)).or_default() += 1;
+    }
+    seen.values().filter(|&&c| c > 1).count()
+}
+
+pub use crate::common::serial;
+
+/// The cells: each returns every id minted by every process and thread of
+/// the cell, and the errors of the processes that must refuse.
+pub mod cells {
+    use super::*;
+
+    /// Two threads at once.
+    pub fn threads(src: Source) -> Minted {
+        let handles: Vec<_> = (0..2)
+            .map(|_| {
+                std::thread::spawn(move || {
+                    let mut m = Minted::default();
+                    m.singles(src, N);
+                    m.bulk(src, N);
+                    m
+                })
+            })
+            .collect();
+        let mut all = Minted::default();
+        for h in handles {
+            all.extend(h.join().unwrap());
+        }
+        all
+    }
+
+    /// What a child's first steps are, after the fork.
+    #[derive(Clone, Copy, Debug)]
+    pub enum First {
+        /// (a) the forking thread mints first.
+        ForkingThread,
+        /// (b) another thread mints first, then the forking thread.
+        OtherThread,
+        /// (c) a bulk call first, then single ids on the forking thread.
+        Bulk,
+    }
+
+    /// The child's work: `first`, then single ids on the forking thread
+    /// (whose caches the parent filled).
+    pub fn child_work(src: Source, first: First, reseed: bool) -> Minted {
+        if reseed {
+            kuuid::reseed();
+        }
+        let mut m = Minted::default();
+        match first {
+            First::ForkingThread => {}
+            First::OtherThread => m.on_a_thread(src, N),
+            First::Bulk => m.bulk(src, N),
+        }
+        m.singles(src, N);
+        m
+    }
+
+    /// The parent fills this thread's caches, copies itself, and both go
+    /// on with the same steps: what the parent mints after the copy is what
+    /// a child that kept the parent's state would mint too.
+    pub fn copy(src: Source, how: Copy, first: First) -> (Minted, Minted) {
+        let mut parent = Minted::default();
+        parent.singles(src, 3);
+        let child = in_a_copy(how, || child_work(src, first, false));
+        parent.extend(child_work(src, first, false));
+        parent.bulk(src, N);
+        (parent, child)
+    }
+
+    /// Two children of one parent, both running at once, each (a) then
+    /// (b); then the parent the same.
+    pub fn siblings(src: Source) -> (Minted, Vec<Minted>) {
+        let mut parent = Minted::default();
+        parent.singles(src, 3);
+        let work = move || {
+            let mut m = child_work(src, First::ForkingThread, false);
+            m.on_a_thread(src, N);
+            m
+        };
+        let a = start_copy(Copy::Fork, work);
+        let b = start_copy(Copy::Fork, work);
+        let kids = vec![wait_copy(a), wait_copy(b)];
+        parent.extend(work());
+        (parent, kids)
+    }
+
+    /// The wall clock steps back mid-run, first by 1.5 s (so the clock
+    /// reads seconds and milliseconds already used), then by an hour; a
+    /// child forked after the first step mints too. Returns the parent's
+    /// ids, the child's, and the parent's forking thread's single ids in
+    /// the order minted (for the order check of ordered sources).
+    #[cfg(feature = "__test-clock")]
+    pub fn clock_step_back(src: Source) -> (Minted, Vec<Minted>, Vec<Vec<u8>>) {
+        let mut parent = Minted::default();
+        let mut singles = Minted::default();
+        singles.singles(src, N);
+        parent.bulk(src, N);
+        kuuid::__test_clock::shift(-1_500);
+        // N + 3: the thread's caches are part used when it forks.
+        singles.singles(src, N + 3);
+        let child = in_a_copy(Copy::Fork, || child_work(src, First::OtherThread, false));
+        parent.on_a_thread(src, N);
+        kuuid::__test_clock::shift(-3_600_000);
+        singles.singles(src, N);
+        parent.bulk(src, N);
+        parent.on_a_thread(src, N);
+        kuuid::__test_clock::shift(0);
+        singles.singles(src, N);
+        let order = singles.ids.clone();
+        parent.extend(singles);
+        (parent, vec![child], order)
+    }
+
+    /// Two restored copies of one snapshot (children of a parent whose fork
+    /// guard is off, as a VM clone's would be): each calls `reseed()` or
+    /// not, then mints on the thread the snapshot was taken on, on another
+    /// thread, and in bulk.
+    pub fn restored_clones(src: Source, reseed: bool) -> (Minted, Vec<Minted>) {
+        let mut parent = Minted::default();
+        parent.singles(src, 3);
+        let work = move || {
+            let mut m = child_work(src, First::ForkingThread, reseed);
+            m.on_a_thread(src, N);
+            m.bulk(src, N);
+            m
+        };
+        let a = start_copy(Copy::Fork, work);
+        let b = start_copy(Copy::Fork, work);
+        (parent, vec![wait_copy(a), wait_copy(b)])
+    }
+}

@@ -1,0 +1,16 @@
+//! The negative controls: the fork tests with the fork guard off (a
+//! test-only switch that must be thrown before the process's first id, so
+//! they have a binary of their own, whose every test throws it first), where
+//! copies must repeat ids, and restored clones that call `reseed()` must not.
+
+#[path = "../support/common.rs"]
+mod common;
+#[path = "../support/matrix.rs"]
+mod matrix;
+
+mod fork_couch_negative;
+mod fork_monotonic_negative;
+mod fork_negative;
+mod fork_objectid_negative;
+mod fork_v7_negative;
+mod uniqueness_unguarded;
