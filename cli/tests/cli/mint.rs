@@ -641,3 +641,69 @@ fn v7_at_a_time_is_ordered() {
         }
     }
 }
+
+/// `inspect` on stdin is a line filter: the answer to a line comes out
+/// while stdin is still open (as under `tail -f log | kuuid inspect`).
+#[test]
+fn inspect_answers_each_line_as_it_arrives() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .args(["inspect", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    for id in ["001eVnWK4gfFC3000000000000000000", "001eVnWK000000"] {
+        writeln!(stdin, "{id}").unwrap();
+        stdin.flush().unwrap();
+        // Bounded: a filter answers at once; one that waits for more input
+        // (or for EOF) never does while stdin stays open.
+        let answer = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no answer to {id} while stdin is open"));
+        assert!(answer.contains(id), "{answer}");
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+}
+
+/// A line over 4096 bytes is reported by its number as soon as 4097 of its
+/// bytes are in, its rest is skipped, and the lines after it are read; a
+/// bad line's error names its line; `-` reads stdin among arguments.
+#[test]
+fn inspect_numbers_lines_and_skips_overlong_ones() {
+    let good = "001eVnWK4gfFC3000000000000000000";
+    let input = format!("{good}\n\nnope\n{}\n{good}\n", "z".repeat(16 << 20));
+    let o = kuuid_stdin(&["inspect"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("line 3: invalid id \"nope\""), "{err}");
+    assert!(err.contains("line 4: invalid id"), "{err}");
+    assert!(err.contains("longer than 4096 bytes, skipped"), "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
+    // `-` among arguments: the arguments before, stdin, the ones after.
+    let o = kuuid_stdin(
+        &["inspect", good, "-", "bad"],
+        format!("{good}\n").as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("invalid id \"bad\"") && !err.contains("line"),
+        "{err}"
+    );
+}
