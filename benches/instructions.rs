@@ -74,6 +74,44 @@ fn id_1000() -> u8 {
     acc
 }
 
-library_benchmark_group!(name = engine; benchmarks = encode_4096, decode_4096, fill_4096, id_1000);
+// 1000 ObjectIds as text, after the thread's block is claimed: one
+// `fetch_add` per 256 and the fork token check per id.
+#[library_benchmark]
+fn object_id_1000() -> u8 {
+    let _warm = kuuid::object_id();
+    let mut acc = 0u8;
+    for _ in 0..1000 {
+        acc ^= black_box(kuuid::object_id()).hex_bytes()[23];
+    }
+    acc
+}
+
+// 1000 UUIDv7s as text from the process sequence (`v7()`: one
+// `fetch_add` an id) and from a `V7Generator` (a block per 256).
+#[library_benchmark]
+fn v7_1000() -> u8 {
+    let _warm = kuuid::v7();
+    let mut acc = 0u8;
+    for _ in 0..1000 {
+        acc ^= black_box(kuuid::v7()).hyphenated_bytes()[35];
+    }
+    acc
+}
+
+#[library_benchmark]
+fn v7_generator_1000() -> u8 {
+    let mut g = kuuid::V7Generator::new();
+    let _warm = g.generate();
+    let mut acc = 0u8;
+    for _ in 0..1000 {
+        acc ^= black_box(g.generate()).hyphenated_bytes()[35];
+    }
+    acc
+}
+
+library_benchmark_group!(
+    name = engine;
+    benchmarks = encode_4096, decode_4096, fill_4096, id_1000, object_id_1000, v7_1000, v7_generator_1000
+);
 
 main!(library_benchmark_groups = engine);

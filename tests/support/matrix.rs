@@ -70,10 +70,9 @@ pub fn sources() -> Vec<Source> {
     #[cfg(feature = "rusqlite")]
     v.push(Source::SeqSqlite);
     #[cfg(feature = "postgres")]
-    if std::env::var_os("KUUID_PG_URL").is_some() {
+    // Without a server, `address` says why the row is skipped.
+    if crate::server::address("KUUID_PG_URL").is_some() {
         v.push(Source::SeqPostgres);
-    } else {
-        eprintln!("uniqueness matrix: Sequence over PostgreSQL skipped (KUUID_PG_URL unset)");
     }
     v
 }
@@ -150,7 +149,7 @@ fn seq_sqlite() -> &'static Seq<kuuid::sequence::SqliteCounters> {
 fn seq_postgres() -> &'static Seq<kuuid::sequence::PostgresCounters> {
     static S: OnceLock<Seq<kuuid::sequence::PostgresCounters>> = OnceLock::new();
     S.get_or_init(|| {
-        let url = std::env::var("KUUID_PG_URL").unwrap();
+        let url = crate::server::address("KUUID_PG_URL").unwrap();
         let store = kuuid::sequence::PostgresCounters::connect(&url).unwrap();
         // A name per run: the table outlives the test.
         let name = format!("matrix-{}-{}", std::process::id(), kuuid::id());

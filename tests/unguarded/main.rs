@@ -7,6 +7,8 @@
 mod common;
 #[path = "../support/matrix.rs"]
 mod matrix;
+#[path = "../support/server.rs"]
+mod server;
 
 mod fork_couch_negative;
 mod fork_monotonic_negative;

@@ -1,6 +1,8 @@
 //! The `kuuid` command line, run as a user would: one test binary.
 
 mod common;
+#[path = "../../../tests/support/server.rs"]
+mod server;
 
 mod bench;
 mod mint;

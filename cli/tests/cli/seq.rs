@@ -85,9 +85,7 @@ fn two_processes_on_one_sqlite_file_never_print_the_same_number() {
 
 #[test]
 fn two_processes_on_one_postgres_database_never_print_the_same_number() {
-    let Ok(url) = std::env::var("KUUID_PG_URL") else {
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "skipped: KUUID_PG_URL is not set");
+    let Some(url) = crate::server::address("KUUID_PG_URL") else {
         return;
     };
     two_at_once(&url);
@@ -289,8 +287,7 @@ fn one_name_keeps_one_layout_on_sqlite() {
 
 #[test]
 fn one_name_keeps_one_layout_on_postgres() {
-    let Some(url) = std::env::var("KUUID_PG_URL").ok() else {
-        eprintln!("skipped: KUUID_PG_URL is not set (.ci/run sets it)");
+    let Some(url) = crate::server::address("KUUID_PG_URL") else {
         return;
     };
     layouts_are_not_mixed(&url, &format!("layout-{}", kuuid::id()));
@@ -360,8 +357,7 @@ fn a_used_up_counter_prints_what_it_leased_then_the_error() {
 /// string, `PGUSER` gives it (it failed with "user missing" before).
 #[test]
 fn pguser_fills_a_connection_string_without_user() {
-    let Some(url) = std::env::var("KUUID_PG_URL").ok() else {
-        eprintln!("skipped: KUUID_PG_URL is not set (.ci/run sets it)");
+    let Some(url) = crate::server::address("KUUID_PG_URL") else {
         return;
     };
     let Some(user) = url
