@@ -22,13 +22,12 @@
 //! [`crate::reseed`] gives the word a fresh random value from the OS and
 //! moves the token, so two restored copies of one snapshot part ways.
 
-use std::cell::Cell;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::engine::hex;
-use crate::rng::fork::Tagged;
+use crate::rng::fork::TaggedCell;
 use crate::time::{TimeError, Timestamp};
 use crate::word::Word64;
 
@@ -246,7 +245,7 @@ thread_local! {
     /// tagged with the process token they were claimed under: a forked
     /// child or a [`crate::reseed`] finds the block stale, whatever else in
     /// the process claimed first.
-    static BLOCK: Cell<Tagged<(u64, u64)>> = const { Cell::new(Tagged::stale((0, 0))) };
+    static BLOCK: TaggedCell<(u64, u64)> = const { TaggedCell::stale((0, 0)) };
 }
 
 /// The next state for a single id, from this thread's block (one atomic
@@ -258,25 +257,22 @@ fn next_state() -> u64 {
     let word = &*words.object_id;
     BLOCK
         .try_with(|b| {
-            let mut block = b.get();
             // The token word as it is: 0 in a new child, which matches only
             // a block never claimed ((0, 0), so used up): no need to settle
             // the token before the slow path.
             let seen = words.token.load(Ordering::Relaxed);
-            if let Some((next, end)) = block.get_mut(seen)
+            if let Some((next, end)) = b.get(seen)
                 && next != end
             {
-                let state = *next;
-                *next = next.wrapping_add(1);
-                b.set(block);
-                return state;
+                b.set((next.wrapping_add(1), end));
+                return next;
             }
             let token = crate::rng::fork::token_in(&words.token);
             let first = claim(word, seed, BLOCK_LEN);
-            b.set(Tagged::new(
+            b.renew(
                 token,
                 (first.wrapping_add(1), first.wrapping_add(BLOCK_LEN)),
-            ));
+            );
             first
         })
         // Thread-local storage already torn down: claim one.

@@ -31,7 +31,6 @@
 //! # Ok::<(), kuuid::sequence::Error>(())
 //! ```
 
-use std::cell::Cell;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -39,7 +38,7 @@ use std::sync::{Arc, Mutex, Weak};
 use crossbeam_utils::CachePadded;
 use thread_local::ThreadLocal;
 
-use crate::rng::fork::Tagged;
+use crate::rng::fork::TaggedCell;
 
 mod blocks;
 #[cfg(any(feature = "rusqlite", feature = "postgres"))]
@@ -71,7 +70,7 @@ pub use sqlite::SqliteCounters;
 
 /// A thread's run of claimed values, `next..end`, under the process token
 /// it was claimed under.
-type Chunk = Tagged<Run>;
+type Chunk = TaggedCell<Run>;
 
 #[derive(Clone, Copy)]
 struct Run {
@@ -79,7 +78,7 @@ struct Run {
     end: u64,
 }
 
-const EMPTY_CHUNK: Chunk = Tagged::stale(Run { next: 0, end: 0 });
+const EMPTY_RUN: Run = Run { next: 0, end: 0 };
 
 /// What the prefetch thread shares with the sequence.
 struct Shared<S> {
@@ -149,7 +148,7 @@ pub struct Sequence<S: BlockSource> {
     /// Values per claim from the shared block.
     run: u64,
     /// Padded: neighbouring threads' entries would share a cache line.
-    local: ThreadLocal<CachePadded<Cell<Chunk>>>,
+    local: ThreadLocal<CachePadded<Chunk>>,
     /// The prefetch thread and the process it runs in.
     prefetcher: Mutex<Option<(u32, std::thread::Thread)>>,
 }
@@ -220,24 +219,23 @@ impl<S: BlockSource> Sequence<S> {
         let token = crate::rng::fork::token();
         let slot = self
             .local
-            .get_or(|| CachePadded::new(Cell::new(EMPTY_CHUNK)));
-        let mut c = slot.get();
-        if let Some(run) = c.get_mut(token)
+            .get_or(|| CachePadded::new(TaggedCell::stale(EMPTY_RUN)));
+        if let Some(mut run) = slot.get(token)
             && run.next < run.end
         {
             let v = run.next;
             run.next += 1;
-            slot.set(c);
+            slot.set(run);
             return Ok(v);
         }
         let first = self.claim(token)?;
-        slot.set(Tagged::new(
+        slot.renew(
             token,
             Run {
                 next: first + 1,
                 end: first + self.run,
             },
-        ));
+        );
         Ok(first)
     }
 
@@ -275,12 +273,8 @@ impl<S: BlockSource> Sequence<S> {
         let token = crate::rng::fork::token();
         let slot = self
             .local
-            .get_or(|| CachePadded::new(Cell::new(EMPTY_CHUNK)));
-        let mut run = slot
-            .get()
-            .get(token)
-            .copied()
-            .unwrap_or(Run { next: 0, end: 0 });
+            .get_or(|| CachePadded::new(TaggedCell::stale(EMPTY_RUN)));
+        let mut run = slot.get(token).unwrap_or(EMPTY_RUN);
         let mut done = 0;
         while done < out.len() {
             if run.next == run.end {
@@ -300,7 +294,7 @@ impl<S: BlockSource> Sequence<S> {
             run.next += n as u64;
             done += n;
             // Saved after each run, so an error keeps what was claimed.
-            slot.set(Tagged::new(token, run));
+            slot.renew(token, run);
         }
         (done, Ok(()))
     }
