@@ -39,8 +39,37 @@
 //! | `prefix()` ... | [`prefix`], [`prefixms`], [`prefix_reverse`], [`prefix_reverse_ms`] | | |
 //! | `rand()` | [`rand`], [`try_rand`] | | 4 |
 //! | `id({...})` | [`Options`] | any | 1 to 4 |
+//!
+//! # Every id kind
+//!
+//! | kind | mint | value type | text |
+//! |---|---|---|---|
+//! | kuuid (npm's) | [`id`], [`fill`], [`Generator`] | [`Kuuid`] and shorter [`Id`]s | 32 base62 characters |
+//! | UUIDv7 (npm kuuid 3.x `v7`, `v7s`) | [`v7`], [`v7s`], [`fill_v7`], [`V7Generator`] | [`Uuid7`], [`Simple`] | 36 with dashes, or 32 hex |
+//! | MongoDB ObjectId | [`object_id`], [`fill_object_ids`] | [`ObjectId`] | 24 hex |
+//! | CouchDB `/_uuids` (`random`, `sequential`, `utc_random`, `utc_id`, `uuid_v4`, `uuid_v7`) | [`couch::Uuids`] | text | as CouchDB writes them |
+//! | counter values leased from SQLite or PostgreSQL | [`sequence::Sequence`] | `u64` | decimal or base62 |
+//!
+//! ```
+//! let v7 = kuuid::v7();                    // strictly increasing in the process
+//! assert!(v7 < kuuid::v7());
+//! assert_eq!(v7.hyphenated_bytes().len(), 36);
+//!
+//! let oid = kuuid::object_id();            // 4 bytes of seconds, 8 of process and counter
+//! assert_eq!(oid.hex_bytes().len(), 24);
+//!
+//! let couch = kuuid::couch::Uuids::new(kuuid::couch::Algorithm::Sequential);
+//! assert_eq!(couch.mint()?.len(), 32);
+//! # Ok::<(), kuuid::couch::Error>(())
+//! ```
+//!
+//! Every source stays unique across threads, `fork()` and (after
+//! [`reseed`]) restored VM snapshots. Feature-gated items (database types,
+//! serde, `uuid` and `bson` interop, the PostgreSQL counter store) are
+//! marked with the feature they need.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod clock;
 pub mod engine;

@@ -189,37 +189,38 @@ fn say(line: &str) {
     let _ = writeln!(err, "{line}");
 }
 
-/// Whether the process was started with standard output closed. Rust's
-/// runtime reopens a closed fd 1 on `/dev/null` before `main`, read-write,
-/// so every write would succeed and vanish; a shell's `> /dev/null` opens it
-/// write-only. So: `/dev/null` (char device 1:3) open read-write is taken
-/// as "closed" (`<> /dev/null` on fd 1 would be too, which no one means).
-#[cfg(unix)]
+/// Whether the process was started with standard output closed (`>&-`).
+/// Rust's runtime reopens a closed fd 1 on `/dev/null` before `main`, so
+/// every write would succeed and vanish; by then a reopened fd looks like a
+/// `/dev/null` a parent opened on purpose (Python's `DEVNULL`, `daemon(3)`).
+/// So the check runs before the runtime's, as an ELF constructor, and
+/// `main` reads what it saw. Elsewhere there is no check.
 fn stdout_is_closed() -> bool {
-    // SAFETY: fcntl(F_GETFL) and fstat on fd 1 only read its flags and
-    // metadata into `st`, which we own; both fail cleanly if it is not open.
-    unsafe {
-        let flags = libc::fcntl(1, libc::F_GETFL);
-        if flags == -1 {
-            return true;
-        }
-        if !cfg!(target_os = "linux") {
-            return false;
-        }
-        let mut st: libc::stat = std::mem::zeroed();
-        if libc::fstat(1, &mut st) != 0 {
-            return true;
-        }
-        // Linux's /dev/null is char device 1:3 (major in bits 8-19, minor
-        // in 0-7 for numbers this small).
-        let dev_null = (st.st_mode & libc::S_IFMT) == libc::S_IFCHR && st.st_rdev == 0x103;
-        dev_null && flags & libc::O_ACCMODE == libc::O_RDWR
-    }
+    start::STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-#[cfg(not(unix))]
-fn stdout_is_closed() -> bool {
-    false
+mod start {
+    use std::sync::atomic::AtomicBool;
+
+    /// Set before `main` when fd 1 was not open.
+    pub(super) static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+    /// Runs before the Rust runtime starts (glibc and musl call
+    /// `.init_array` entries before `main`, whose runtime then reopens
+    /// closed standard fds).
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[used]
+    #[unsafe(link_section = ".init_array")]
+    static CHECK: extern "C" fn() = check;
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    extern "C" fn check() {
+        // SAFETY: fcntl(F_GETFD) on fd 1 only reads its flags; it fails
+        // with EBADF if fd 1 is not open. Nothing else runs yet.
+        if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+            STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 /// TIME arguments: RFC 3339 or integer milliseconds.

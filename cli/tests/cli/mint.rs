@@ -325,15 +325,26 @@ fn closed_stdout_is_an_error() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("standard output is closed"));
-    // /dev/null opened by the shell is not "closed".
-    let o = Command::new("sh")
-        .args([
-            "-c",
-            &format!("'{}' -n 5 >/dev/null", env!("CARGO_BIN_EXE_kuuid")),
-        ])
+    // /dev/null opened by the shell, write-only or read-write (as Python's
+    // subprocess.DEVNULL and daemon(3) open it), is not "closed".
+    for redirect in [">/dev/null", "1<>/dev/null"] {
+        let o = Command::new("sh")
+            .args([
+                "-c",
+                &format!("'{}' -n 5 {redirect}", env!("CARGO_BIN_EXE_kuuid")),
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{redirect}: {}", stderr(&o));
+    }
+    // And from a Rust parent: Stdio::null() opens /dev/null read-write.
+    let o = Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .args(["-n", "5"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.status.success(), "Stdio::null(): {}", stderr(&o));
 }
 
 /// A missing required argument is named in the one line.
