@@ -275,15 +275,11 @@ impl Minter {
                 if *simple {
                     let mut text = vec![[0u8; 32]; n];
                     Uuid7::encode_simple_many(ids, &mut text);
-                    for t in &text {
-                        sink.push(t)?;
-                    }
+                    sink.push_all(&text)?;
                 } else {
                     let mut text = vec![[0u8; 36]; n];
                     Uuid7::encode_hyphenated_many(ids, &mut text);
-                    for t in &text {
-                        sink.push(t)?;
-                    }
+                    sink.push_all(&text)?;
                 }
             }
             Minter::ObjectId { at } => {
@@ -299,9 +295,7 @@ impl Minter {
                 }
                 let mut text = vec![[0u8; 24]; n];
                 ObjectId::encode_hex_many(ids, &mut text);
-                for t in &text {
-                    sink.push(t)?;
-                }
+                sink.push_all(&text)?;
             }
             Minter::Couch(uuids) => {
                 let mut text = String::with_capacity(64);
@@ -354,6 +348,25 @@ impl<W: Write> Sink<W> {
             self.buf.push(b'\n');
         }
         self.first = false;
+        if self.buf.len() >= 1 << 16 {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    /// Pushes every text of a bulk encoder's output: as lines, one copy
+    /// each into newline-strided slots (a `push` per id, with its checks,
+    /// cost a third of `--format v7`'s time).
+    pub fn push_all<const N: usize>(&mut self, texts: &[[u8; N]]) -> io::Result<()> {
+        if self.json {
+            return texts.iter().try_for_each(|t| self.push(t));
+        }
+        let start = self.buf.len();
+        self.buf.resize(start + texts.len() * (N + 1), b'\n');
+        for (line, t) in self.buf[start..].chunks_exact_mut(N + 1).zip(texts) {
+            line[..N].copy_from_slice(t);
+        }
         if self.buf.len() >= 1 << 16 {
             self.out.write_all(&self.buf)?;
             self.buf.clear();

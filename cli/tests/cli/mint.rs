@@ -14,8 +14,17 @@ fn kuuid_stdin(args: &[&str], input: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    // Written from a thread while the output is read: a filter answers as
+    // it reads, so writing all the input first would fill the output pipe
+    // and wait forever.
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    // A child that stops reading (an error) closes the pipe: not ours to
+    // report.
+    let _ = writer.join();
+    out
 }
 
 #[test]
@@ -501,17 +510,18 @@ fn every_format_mints_and_reads_back() {
     ];
     let now = kuuid::Timestamp::now().as_millis();
     for (format, extra, len, check, needs_format, has_time) in cases {
-        let mut args = vec!["--format", format, "-n", "3000"];
+        // 10,000: more than one 4,096-id chunk and one 64 KiB write.
+        let mut args = vec!["--format", format, "-n", "10000"];
         args.extend_from_slice(extra);
         let o = kuuid(&args);
         assert!(o.status.success(), "{format}: {}", stderr(&o));
         let out = stdout(&o);
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 3000, "{format}");
+        assert_eq!(lines.len(), 10000, "{format}");
         let mut uniq = lines.clone();
         uniq.sort();
         uniq.dedup();
-        assert_eq!(uniq.len(), 3000, "{format}");
+        assert_eq!(uniq.len(), 10000, "{format}");
         for l in &lines {
             assert_eq!(l.len(), len, "{format} {l}");
             assert!(check(l), "{format} {l}");
@@ -522,7 +532,7 @@ fn every_format_mints_and_reads_back() {
         // --json: CouchDB's body.
         args.push("--json");
         let body: serde_json::Value = serde_json::from_str(&stdout(&kuuid(&args))).unwrap();
-        assert_eq!(body["uuids"].as_array().unwrap().len(), 3000, "{format}");
+        assert_eq!(body["uuids"].as_array().unwrap().len(), 10000, "{format}");
         // inspect reads them back.
         let mut inspect = vec!["inspect", "--json"];
         if needs_format {
