@@ -10,7 +10,8 @@ use crate::engine::{self, GROUP_LEN, Isa, IsaError, PREFIX_LEN};
 use crate::id::{Id, Kuuid, MAX_GROUPS, MAX_LEN};
 use crate::layout::{Layout, Order, Prefix};
 use crate::monotonic::{Exhausted, Walk};
-use crate::rng::{Rng, RngKind, fork};
+use crate::rng::fork::{self, Tagged};
+use crate::rng::{Rng, RngKind};
 use crate::time::Precision;
 use crate::time::{IntoTimestamp, TimeError};
 
@@ -44,9 +45,10 @@ pub(crate) const BATCH: usize = 256;
 /// # Ok::<(), kuuid::TimeError>(())
 /// ```
 pub struct Generator {
-    rng: Rng,
-    /// The fork token the RNG was seeded under, and where to read the current one.
-    token: u64,
+    /// The RNG, tagged with the fork token it was seeded under (the pool and
+    /// the encoded-ahead ids below are drawn from it, so they go stale with
+    /// it), and where to read the current token.
+    rng: Tagged<Rng>,
     fork_word: &'static AtomicU64,
     layout: Layout,
     /// A fixed prefix from [`Generator::at`]; `None` reads the clock.
@@ -115,8 +117,10 @@ impl Generator {
     pub fn new(kind: RngKind) -> Result<Self, Error> {
         let token = fork::token();
         Ok(Generator {
-            rng: Rng::from_os(kind).map_err(|e| Error::Random(e.to_string()))?,
-            token,
+            rng: Tagged::new(
+                token,
+                Rng::from_os(kind).map_err(|e| Error::Random(e.to_string()))?,
+            ),
             fork_word: fork::word(),
             layout: Layout::SECONDS,
             fixed: None,
@@ -243,7 +247,7 @@ impl Generator {
     /// assert_eq!(kuuid::Generator::fast().rng_name(), "xoshiro256++ x8");
     /// ```
     pub fn rng_name(&self) -> &'static str {
-        self.rng.name()
+        self.rng.value().name()
     }
 
     /// The layout in use.
@@ -261,7 +265,7 @@ impl Generator {
     /// assert_eq!(kuuid::Generator::secure().rng_kind(), kuuid::RngKind::Secure);
     /// ```
     pub fn rng_kind(&self) -> RngKind {
-        self.rng.kind()
+        self.rng.value().kind()
     }
 
     /// The prefix the next id gets (unless monotonic mode moves it on): the
@@ -331,7 +335,7 @@ impl Generator {
     pub fn fill_random(&mut self, words: &mut [u32]) {
         self.check_fork();
         let isa = self.isa();
-        self.rng.fill_words(isa, words);
+        self.rng.value_mut().fill_words(isa, words);
     }
 
     /// One id with `Id::<LEN>::GROUPS` random groups.
@@ -504,7 +508,8 @@ impl Generator {
     #[cold]
     fn encode_ahead(&mut self, prefix: &[u8; PREFIX_LEN]) {
         let mut words = [0u32; BATCH * MAX_GROUPS];
-        self.rng.fill_words(self.isa(), &mut words);
+        let isa = self.isa();
+        self.rng.value_mut().fill_words(isa, &mut words);
         let out = self.encoded.as_flattened_mut();
         engine::encode_ids(self.isa, prefix, &words, MAX_GROUPS, out, MAX_LEN, BATCH);
         self.encoded_prefix = *prefix;
@@ -515,21 +520,21 @@ impl Generator {
     #[inline]
     pub(crate) fn check_fork(&mut self) {
         let t = fork::token_in(self.fork_word);
-        if t != self.token {
+        if self.rng.get_mut(t).is_none() {
             self.reseed(t);
         }
     }
 
     #[cold]
     fn reseed(&mut self, token: u64) {
-        if let Ok(rng) = Rng::from_os(self.rng.kind()) {
-            self.rng = rng;
+        if let Ok(rng) = Rng::from_os(self.rng.value().kind()) {
+            *self.rng.value_mut() = rng;
         } else {
             // No OS randomness in the child: perturb the copied state with the
             // token, which differs from the parent's.
-            self.rng.perturb(token);
+            self.rng.value_mut().perturb(token);
         }
-        self.token = token;
+        self.rng.retag(token);
         self.pool_pos = POOL;
         self.encoded_pos = BATCH;
         if let Some(walk) = &mut self.monotonic {
@@ -543,12 +548,12 @@ impl Generator {
     pub(crate) fn draw(&mut self, out: &mut [u32]) {
         if out.len() >= POOL / 4 {
             let isa = self.isa();
-            self.rng.fill_words(isa, out);
+            self.rng.value_mut().fill_words(isa, out);
             return;
         }
         if POOL - self.pool_pos < out.len() {
             let isa = self.isa();
-            self.rng.fill_words(isa, &mut self.pool[..]);
+            self.rng.value_mut().fill_words(isa, &mut self.pool[..]);
             self.pool_pos = 0;
         }
         out.copy_from_slice(&self.pool[self.pool_pos..self.pool_pos + out.len()]);
@@ -635,7 +640,7 @@ impl Generator {
         // with `draw` measured 1.2-1.4 ns slower per id (plain loop, A/B).
         if POOL - self.pool_pos < G {
             let isa = self.isa();
-            self.rng.fill_words(isa, &mut self.pool[..]);
+            self.rng.value_mut().fill_words(isa, &mut self.pool[..]);
             self.pool_pos = 0;
         }
         *w = self.pool[self.pool_pos..self.pool_pos + G]
@@ -703,7 +708,7 @@ pub(crate) fn now_units(precision: Precision, seen: &mut Seen) -> u64 {
 impl std::fmt::Debug for Generator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Generator")
-            .field("rng", &self.rng.name())
+            .field("rng", &self.rng.value().name())
             .field("layout", &self.layout)
             .field("fixed", &self.fixed)
             .field("isa", &self.isa())

@@ -56,6 +56,27 @@ impl<T> Tagged<T> {
     pub(crate) fn get_mut(&mut self, token: u64) -> Option<&mut T> {
         (self.token == token).then_some(&mut self.value)
     }
+
+    /// The value whatever its tag: for an owner that checks the tag with
+    /// [`Tagged::get_mut`] when a call starts and remakes a stale value
+    /// there (a fork cannot fall inside the call: the child has only the
+    /// forking thread).
+    #[inline]
+    pub(crate) fn value(&self) -> &T {
+        &self.value
+    }
+
+    /// As [`Tagged::value`], to change.
+    #[inline]
+    pub(crate) fn value_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+
+    /// Marks the value, remade in place, as made under `token`.
+    #[inline]
+    pub(crate) fn retag(&mut self, token: u64) {
+        self.token = token;
+    }
 }
 
 /// A [`Tagged`] value in a thread-local slot, its tag and value kept in
