@@ -231,7 +231,8 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
         None => match text.len() {
             32 if is_hex32(text) => {
                 return Err("32 hex characters could be v7s, couch-random, \
-                            couch-sequential, couch-utc-random or uuid-v4: say which with --format"
+                            couch-sequential, couch-utc-random, uuid-v4 or couch-uuid-v7: \
+                            say which with --format"
                     .to_owned());
             }
             24 => IdFormat::Objectid,
@@ -274,8 +275,9 @@ impl Fields<'_> {
     ) -> io::Result<()> {
         let (format, time, fields): (&str, Option<Timestamp>, Vec<(&str, String)>) = match self {
             Fields::Kuuid(id) => return describe(id, layout, json, out),
+            // The 32-character text is the simple form.
             Fields::V7(id) => (
-                "v7",
+                if text.len() == 32 { "v7s" } else { "v7" },
                 Some(id.timestamp()),
                 vec![("counter", id.counter().to_string())],
             ),

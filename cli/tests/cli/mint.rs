@@ -624,9 +624,12 @@ fn inspect_asks_which_format_32_hex_characters_are() {
     let o = kuuid_stdin(&["inspect"], v7s.as_bytes());
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("--format"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("couch-uuid-v7"), "{}", stderr(&o));
     let o = kuuid_stdin(&["inspect", "--format", "v7s"], v7s.as_bytes());
     assert!(o.status.success());
-    assert!(stdout(&o).contains(" v7 "), "{}", stdout(&o));
+    assert!(stdout(&o).contains(" v7s "), "{}", stdout(&o));
+    let o = kuuid_stdin(&["inspect", "--format", "v7s", "--json"], v7s.as_bytes());
+    assert!(stdout(&o).contains(r#""format":"v7s""#), "{}", stdout(&o));
     // A kuuid given as the wrong format is an error, not a wrong reading.
     let id = "001eVnWK4gfFC300000000000100000z";
     let o = kuuid(&["inspect", "--format", "objectid", id]);
