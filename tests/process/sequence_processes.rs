@@ -168,7 +168,9 @@ fn a_process_killed_holding_a_block_burns_it_and_nothing_repeats() {
 fn a_forked_child_leases_its_own_blocks() {
     let _one_at_a_time = crate::common::serial();
     let path = temp_db("fork");
-    let seq = sequence(&format!("sqlite:{}", path.display()));
+    // Leased inline: see `common::Inline`.
+    let store = SqliteCounters::open(&path).unwrap();
+    let seq = Sequence::new(crate::common::Inline(Counter::new(store, "shared")), 100).unwrap();
     // The parent holds most of a block, and part of a thread's run of 5,
     // when it forks.
     let before: Vec<u64> = (0..12).map(|_| seq.next().unwrap()).collect();

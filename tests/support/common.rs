@@ -195,12 +195,17 @@ pub fn fork_and_wait(f: impl FnOnce()) {
     wait_ok(pid);
 }
 
-/// A raw `clone(SIGCHLD)` syscall (no atfork handlers run), `f` in the
-/// child, wait for it to succeed.
-pub fn raw_clone_and_wait(f: impl FnOnce()) {
-    // SAFETY: clone without CLONE_VM and with a null stack behaves like fork
-    // without libc's bookkeeping; the child only mints and calls _exit.
-    let pid = unsafe {
+/// A raw `clone(SIGCHLD)` system call: a copy of the process made
+/// without libc's bookkeeping (no atfork handlers run, libc's cached pid is
+/// stale in the child). Returns 0 in the child, as `fork` does.
+///
+/// # Safety
+/// As `fork`: the child must only do what is safe after a fork in a
+/// threaded process (mint, write a file, `_exit`).
+pub unsafe fn raw_clone() -> libc::pid_t {
+    // SAFETY: clone without CLONE_VM and with a null stack behaves like
+    // fork; the caller keeps the child to what is safe there.
+    unsafe {
         libc::syscall(
             libc::SYS_clone,
             libc::SIGCHLD as libc::c_long,
@@ -208,8 +213,15 @@ pub fn raw_clone_and_wait(f: impl FnOnce()) {
             0usize,
             0usize,
             0usize,
-        )
-    } as libc::pid_t;
+        ) as libc::pid_t
+    }
+}
+
+/// A raw `clone(SIGCHLD)` syscall (no atfork handlers run), `f` in the
+/// child, wait for it to succeed.
+pub fn raw_clone_and_wait(f: impl FnOnce()) {
+    // SAFETY: the child only mints and calls _exit.
+    let pid = unsafe { raw_clone() };
     if pid == 0 {
         child(f);
     }
@@ -235,4 +247,23 @@ pub fn guard_off() {
             "must run before any id"
         )
     });
+}
+
+/// A block source that leases on the minting thread only (no prefetch
+/// thread): a fork while a prefetch thread is inside SQLite leaves SQLite's
+/// global mutexes held in the child, whose first lease then hangs (seen in
+/// the matrix and in `sequence_processes`; a known hazard, see the issue
+/// notes). The fork cells test what the child mints, so their SQLite
+/// sequences lease inline until the library waits for its own SQLite calls
+/// at a fork.
+pub struct Inline<B>(pub B);
+
+impl<B: kuuid::sequence::BlockSource> kuuid::sequence::BlockSource for Inline<B> {
+    fn lease(&self, len: u64) -> Result<u64, kuuid::sequence::Error> {
+        self.0.lease(len)
+    }
+
+    fn prefetch_in_background(&self) -> bool {
+        false
+    }
 }

@@ -135,13 +135,20 @@ fn seq_memory() -> &'static Seq<kuuid::sequence::MemoryCounters> {
     })
 }
 
+/// Leased inline (`common::Inline`): see there why.
 #[cfg(feature = "rusqlite")]
-fn seq_sqlite() -> &'static Seq<kuuid::sequence::SqliteCounters> {
-    static S: OnceLock<Seq<kuuid::sequence::SqliteCounters>> = OnceLock::new();
+type SqliteSeq = kuuid::sequence::Sequence<
+    crate::common::Inline<kuuid::sequence::Counter<kuuid::sequence::SqliteCounters>>,
+>;
+
+#[cfg(feature = "rusqlite")]
+fn seq_sqlite() -> &'static SqliteSeq {
+    static S: OnceLock<SqliteSeq> = OnceLock::new();
     S.get_or_init(|| {
         let path = scratch_dir().join("counters.sqlite");
         let store = kuuid::sequence::SqliteCounters::open(path).unwrap();
-        kuuid::sequence::Sequence::new(kuuid::sequence::Counter::new(store, "matrix"), 500).unwrap()
+        let counter = kuuid::sequence::Counter::new(store, "matrix");
+        kuuid::sequence::Sequence::new(crate::common::Inline(counter), 500).unwrap()
     })
 }
 
@@ -337,22 +344,8 @@ pub fn start_copy(how: Copy, f: impl FnOnce() -> Minted) -> libc::pid_t {
     let pid = match how {
         // SAFETY: the child only mints, writes a file and calls _exit.
         Copy::Fork => unsafe { libc::fork() },
-        // SAFETY: clone without CLONE_VM and with a null stack behaves like
-        // fork without libc's bookkeeping; the child as above.
-        Copy::RawClone => {
-            // SAFETY: as above.
-            let pid = unsafe {
-                libc::syscall(
-                    libc::SYS_clone,
-                    libc::SIGCHLD as libc::c_long,
-                    0usize,
-                    0usize,
-                    0usize,
-                    0usize,
-                )
-            };
-            pid as libc::pid_t
-        }
+        // SAFETY: the child as above.
+        Copy::RawClone => unsafe { crate::common::raw_clone() },
     };
     assert!(pid >= 0, "fork/clone failed");
     if pid == 0 {
