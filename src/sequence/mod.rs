@@ -45,6 +45,8 @@ mod blocks;
 mod connection;
 mod counter;
 mod error;
+#[cfg(any(loom, feature = "rusqlite"))]
+mod fork_gate;
 mod layout;
 mod memory;
 #[cfg(feature = "postgres")]
@@ -60,6 +62,9 @@ mod wait;
 pub use blocks::{Blocks, Claim};
 pub use counter::{Counter, CounterStore, ShardedCounter};
 pub use error::{BoxError, Error, SchemaError};
+#[cfg(loom)]
+#[doc(hidden)]
+pub use fork_gate::ForkGate;
 pub use layout::{Layout, LayoutMismatch, Row};
 pub use memory::{CopiedCounters, MemoryCounters};
 #[cfg(feature = "postgres")]

@@ -61,6 +61,7 @@ impl SqliteCounters {
             path: path.as_ref().to_owned(),
             conn: PerProcess::new(),
         };
+        let _inside = super::fork_gate::inside();
         store.conn.with(|| store.connect(), |_| Ok(()))?;
         Ok(store)
     }
@@ -182,6 +183,8 @@ impl CounterStore for SqliteCounters {
     ) -> Result<Option<u64>, BoxError> {
         // The callers check these against `max_value`.
         let [first, len, limit] = [first, len, limit].map(|v| v as i64);
+        // SQLite's global mutexes must not be held at a fork (fork_gate).
+        let _inside = super::fork_gate::inside();
         let old = self.conn.with(
             || self.connect().map_err(BoxError::from),
             |conn| {

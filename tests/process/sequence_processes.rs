@@ -168,9 +168,7 @@ fn a_process_killed_holding_a_block_burns_it_and_nothing_repeats() {
 fn a_forked_child_leases_its_own_blocks() {
     let _one_at_a_time = crate::common::serial();
     let path = temp_db("fork");
-    // Leased inline: see `common::Inline`.
-    let store = SqliteCounters::open(&path).unwrap();
-    let seq = Sequence::new(crate::common::Inline(Counter::new(store, "shared")), 100).unwrap();
+    let seq = sequence(&format!("sqlite:{}", path.display()));
     // The parent holds most of a block, and part of a thread's run of 5,
     // when it forks.
     let before: Vec<u64> = (0..12).map(|_| seq.next().unwrap()).collect();
@@ -236,4 +234,76 @@ fn this_test(f: &str) -> String {
     let path = module_path!();
     let module = path.split_once("::").map_or(path, |(_, rest)| rest);
     format!("{module}::{f}")
+}
+
+/// Forks while another thread leases from SQLite without a pause: each
+/// child then uses SQLite itself (its own store, on another file) and must
+/// finish. A fork that copied SQLite's global mutexes locked (the leasing
+/// thread inside `sqlite3Malloc`, say) would leave the child waiting
+/// forever; the store makes a fork wait for its SQLite calls in flight.
+#[test]
+fn forks_while_another_thread_leases_from_sqlite_never_hang_the_child() {
+    use kuuid::sequence::BlockSource;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let _one_at_a_time = crate::common::serial();
+    let path = temp_db("hammered");
+    let other = temp_db("hammered-child");
+    let store: Arc<dyn CounterStore> = Arc::new(SqliteCounters::open(&path).unwrap());
+    let stop = Arc::new(AtomicBool::new(false));
+    let hammer = {
+        let (store, stop) = (store.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let counter = Counter::new(store, "hammer");
+            while !stop.load(Ordering::Relaxed) {
+                counter.lease(1).unwrap();
+            }
+        })
+    };
+    const FORKS: usize = 60;
+    let (mut hung, mut failed) = (0, 0);
+    for _ in 0..FORKS {
+        // SAFETY: the child uses SQLite through its own store, then leaves
+        // with _exit, running no destructor or harness code of the parent.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let ok = SqliteCounters::open(&other)
+                .and_then(|s| Counter::new(s, "child").lease(1))
+                .is_ok();
+            // SAFETY: ends the child at once.
+            unsafe { libc::_exit(if ok { 0 } else { 3 }) };
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut status = 0;
+        loop {
+            // SAFETY: waiting for our own child without blocking.
+            let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+            if r == pid {
+                if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
+                    failed += 1;
+                }
+                break;
+            }
+            if Instant::now() > deadline {
+                // SAFETY: killing and reaping our own child.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                    libc::waitpid(pid, &mut status, 0);
+                }
+                hung += 1;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    hammer.join().unwrap();
+    remove(&path);
+    remove(&other);
+    assert_eq!(
+        (hung, failed),
+        (0, 0),
+        "of {FORKS} children: {hung} hung in SQLite, {failed} failed"
+    );
 }

@@ -250,12 +250,11 @@ pub fn guard_off() {
 }
 
 /// A block source that leases on the minting thread only (no prefetch
-/// thread): a fork while a prefetch thread is inside SQLite leaves SQLite's
-/// global mutexes held in the child, whose first lease then hangs (seen in
-/// the matrix and in `sequence_processes`; a known hazard, see the issue
-/// notes). The fork cells test what the child mints, so their SQLite
-/// sequences lease inline until the library waits for its own SQLite calls
-/// at a fork.
+/// thread), for the matrix's raw-clone cell: a copy made while a prefetch
+/// thread is inside SQLite has SQLite's global mutexes locked, and a raw
+/// `clone` runs no fork handler, so the store's fork gate
+/// (`src/sequence/fork_gate.rs`) cannot hold SQLite's calls off it. The
+/// cells join the minting threads before they copy the process.
 pub struct Inline<B>(pub B);
 
 impl<B: kuuid::sequence::BlockSource> kuuid::sequence::BlockSource for Inline<B> {

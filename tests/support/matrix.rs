@@ -135,7 +135,7 @@ fn seq_memory() -> &'static Seq<kuuid::sequence::MemoryCounters> {
     })
 }
 
-/// Leased inline (`common::Inline`): see there why.
+/// Leased inline (`common::Inline`): see there why (a raw clone).
 #[cfg(feature = "rusqlite")]
 type SqliteSeq = kuuid::sequence::Sequence<
     crate::common::Inline<kuuid::sequence::Counter<kuuid::sequence::SqliteCounters>>,
