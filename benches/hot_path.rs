@@ -177,7 +177,7 @@ fn bulk(c: &mut Criterion) {
         })
     });
     g.bench_function("fill_v7 + encode_simple_many 4096", |b| {
-        let mut ids = vec![kuuid::Uuid7::default(); N];
+        let mut ids = vec![kuuid::Uuid7::MIN; N];
         let mut text = vec![[0u8; 32]; N];
         b.iter(|| {
             kuuid::fill_v7(&mut ids);
@@ -186,7 +186,7 @@ fn bulk(c: &mut Criterion) {
         })
     });
     g.bench_function("fill_v7 + encode_hyphenated_many 4096", |b| {
-        let mut ids = vec![kuuid::Uuid7::default(); N];
+        let mut ids = vec![kuuid::Uuid7::MIN; N];
         let mut text = vec![[0u8; 36]; N];
         b.iter(|| {
             kuuid::fill_v7(&mut ids);

@@ -87,7 +87,7 @@ fn mint(kind: Kind, first: u64, n: usize) -> Keys {
         }
         Kind::V7Text => Keys::Text((0..n).map(|_| kuuid::v7().to_string()).collect()),
         Kind::V7Binary => {
-            let mut ids = vec![Uuid7::default(); n];
+            let mut ids = vec![Uuid7::MIN; n];
             kuuid::fill_v7(&mut ids);
             Keys::V7(ids)
         }

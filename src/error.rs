@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::formats::objectid::ObjectIdParseError;
+use crate::formats::v7::UuidParseError;
 use crate::parse::ParseError;
 use crate::time::TimeError;
 
@@ -15,8 +17,12 @@ use crate::time::TimeError;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
-    /// Text that is not a valid id.
+    /// Text that is not a valid kuuid.
     Parse(ParseError),
+    /// Text or bytes that are not a UUIDv7.
+    Uuid(UuidParseError),
+    /// Text that is not an ObjectId.
+    ObjectId(ObjectIdParseError),
     /// A time that cannot become a prefix.
     Time(TimeError),
     /// A number of random groups outside 1 to 4.
@@ -51,6 +57,8 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Parse(e) => e.fmt(f),
+            Error::Uuid(e) => write!(f, "not a UUIDv7: {e}"),
+            Error::ObjectId(e) => write!(f, "not an ObjectId: {e}"),
             Error::Time(e) => e.fmt(f),
             Error::Groups { found } => write!(f, "random groups must be 1 to 4, got {found}"),
             Error::WordCount { expected, found } => {
@@ -72,6 +80,8 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Parse(e) => Some(e),
+            Error::Uuid(e) => Some(e),
+            Error::ObjectId(e) => Some(e),
             Error::Time(e) => Some(e),
             _ => None,
         }
@@ -81,6 +91,36 @@ impl std::error::Error for Error {
 impl From<ParseError> for Error {
     fn from(e: ParseError) -> Self {
         Error::Parse(e)
+    }
+}
+
+/// So `?` takes a UUIDv7 parse into a function returning [`Error`].
+///
+/// ```
+/// fn parse(text: &str) -> Result<kuuid::Uuid7, kuuid::Error> {
+///     Ok(text.parse()?)
+/// }
+/// let err = parse("not a uuid").unwrap_err();
+/// assert!(matches!(err, kuuid::Error::Uuid(_)));
+/// assert_eq!(err.to_string(), "not a UUIDv7: length is 10 bytes, expected 36 or 32");
+/// ```
+impl From<UuidParseError> for Error {
+    fn from(e: UuidParseError) -> Self {
+        Error::Uuid(e)
+    }
+}
+
+/// So `?` takes an ObjectId parse into a function returning [`Error`].
+///
+/// ```
+/// fn parse(text: &str) -> Result<kuuid::ObjectId, kuuid::Error> {
+///     Ok(text.parse()?)
+/// }
+/// assert!(matches!(parse("abc"), Err(kuuid::Error::ObjectId(_))));
+/// ```
+impl From<ObjectIdParseError> for Error {
+    fn from(e: ObjectIdParseError) -> Self {
+        Error::ObjectId(e)
     }
 }
 

@@ -158,7 +158,9 @@ macro_rules! id_fns {
         /// ```
         #[doc = concat!("let id = kuuid::", stringify!($try), "(\"2018-01-01T00:00:00Z\")?;")]
         #[doc = concat!("assert_eq!(&id.as_str()[..8], \"", $example, "\");")]
-        #[doc = concat!("assert!(kuuid::", stringify!($try), "(-1i64).is_err());")]
+        /// // Integer milliseconds since 1970: a bare literal is a u64.
+        #[doc = concat!("assert_eq!(kuuid::", stringify!($try), "(1514764800000)?.prefix(), id.prefix());")]
+        #[doc = concat!("assert!(kuuid::", stringify!($try), "(\"1969-12-31T23:59:59Z\").is_err());")]
         /// # Ok::<(), kuuid::TimeError>(())
         /// ```
         pub fn $try(t: impl IntoTimestamp) -> Result<$ty, TimeError> {
@@ -240,7 +242,7 @@ pub fn try_v7s(t: impl IntoTimestamp) -> Result<Simple, TimeError> {
 /// atomic claim per 256 ids).
 ///
 /// ```
-/// let mut ids = vec![kuuid::Uuid7::default(); 10_000];
+/// let mut ids = vec![kuuid::Uuid7::MIN; 10_000];
 /// kuuid::fill_v7(&mut ids);
 /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
 /// ```

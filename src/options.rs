@@ -132,7 +132,8 @@ impl Options {
     /// Mints one id with these options, on this thread's secure generator.
     ///
     /// ```
-    /// assert!(kuuid::Options::new().timestamp(-5i64).id().is_err());
+    /// assert!(kuuid::Options::new().timestamp("1969-12-31T23:59:55Z").id().is_err());
+    /// assert!(kuuid::Options::new().timestamp(1514764800000).id().is_ok());
     /// ```
     pub fn id(&self) -> Result<AnyKuuid, Error> {
         check_groups(self.random)?;

@@ -304,14 +304,15 @@ impl TryFrom<jiff::Timestamp> for Timestamp {
 /// convert, into a [`Timestamp`].
 ///
 /// Implemented for [`Timestamp`], `SystemTime`, `jiff::Timestamp`,
-/// integer milliseconds since 1970 (`u64`, `i64`; negative is an error), and
-/// text (RFC 3339 or integer milliseconds).
+/// integer milliseconds since 1970 (`u64` only, so that a bare literal such
+/// as `try_id(1514764800000)` infers; convert an `i64` with
+/// `u64::try_from`), and text (RFC 3339 or integer milliseconds).
 ///
 /// ```
 /// use kuuid::IntoTimestamp;
 /// assert_eq!("1970-01-01T00:00:01Z".into_timestamp()?.as_millis(), 1000);
-/// assert_eq!(1000u64.into_timestamp()?.as_millis(), 1000);
-/// assert!((-1i64).into_timestamp().is_err());
+/// assert_eq!(1000.into_timestamp()?.as_millis(), 1000);
+/// assert!("-1".into_timestamp().is_err());
 /// # Ok::<(), kuuid::TimeError>(())
 /// ```
 pub trait IntoTimestamp {
@@ -340,14 +341,6 @@ impl IntoTimestamp for jiff::Timestamp {
 impl IntoTimestamp for u64 {
     fn into_timestamp(self) -> Result<Timestamp, TimeError> {
         Ok(Timestamp::from_millis(self))
-    }
-}
-
-impl IntoTimestamp for i64 {
-    fn into_timestamp(self) -> Result<Timestamp, TimeError> {
-        u64::try_from(self)
-            .map(Timestamp::from_millis)
-            .map_err(|_| TimeError::BeforeEpoch)
     }
 }
 

@@ -266,7 +266,7 @@ impl Minter {
                 }
             }
             Minter::V7 { simple, g } => {
-                let mut ids = [Uuid7::default(); CHUNK];
+                let mut ids = [Uuid7::MIN; CHUNK];
                 let ids = &mut ids[..n];
                 match g {
                     None => kuuid::fill_v7(ids),

@@ -1,7 +1,9 @@
-//! `serde` support (feature `serde`): ids are strings in human-readable
-//! formats (JSON, YAML, ...) and their ASCII bytes in binary ones. On the
-//! way in, a string, a byte string or a sequence of bytes is accepted
-//! wherever the format hands it over, and validated strictly.
+//! `serde` support (feature `serde`) for every id type: ids are strings in
+//! human-readable formats (JSON, YAML, ...) and bytes in binary ones (a
+//! kuuid's ASCII text, a [`Uuid7`]'s or [`Simple`]'s 16 bytes, as the uuid
+//! crate writes them, an [`ObjectId`]'s 12). On the way in, the text, the
+//! bytes or a sequence of bytes is accepted wherever the format hands it
+//! over, and validated strictly.
 //!
 //! A format decides which form it hands over by the call made: a CBOR or
 //! MessagePack document written elsewhere may hold ids as text where this
@@ -17,6 +19,14 @@
 //! assert!(json.starts_with(r#"{"_id":"00000000"#));
 //! let back: Doc = serde_json::from_str(&json).unwrap();
 //! assert_eq!(back._id, doc._id);
+//!
+//! #[derive(serde::Serialize)]
+//! struct Row { id: kuuid::Uuid7, oid: kuuid::ObjectId }
+//! let row = Row { id: kuuid::Uuid7::MIN, oid: kuuid::ObjectId::default() };
+//! assert_eq!(
+//!     serde_json::to_string(&row).unwrap(),
+//!     r#"{"id":"00000000-0000-7000-8000-000000000000","oid":"000000000000000000000000"}"#
+//! );
 //! # }
 //! ```
 
@@ -27,48 +37,131 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
-use crate::{AnyKuuid, Id, Prefix};
+use crate::{AnyKuuid, Id, ObjectId, Prefix, Simple, Uuid7};
 
-/// Text for people, bytes for machines.
-fn serialize_id<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+/// The longest binary form read from a sequence of numbers (a kuuid's 32
+/// characters at most; a UUID's 36).
+const BYTES_MAX: usize = 36;
+
+/// What serde needs of an id type: its text, its binary form and a strict
+/// parser that takes either. Implemented for every [`Id`] length,
+/// [`AnyKuuid`], [`Uuid7`], [`Simple`] and [`ObjectId`]; sealed.
+pub trait IdText: Sized + sealed::Sealed {
+    /// Calls `f` with the id's text (what [`as_str`] writes everywhere).
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R;
+    /// Calls `f` with what binary formats get: a kuuid's ASCII text, a
+    /// UUID's 16 bytes, an ObjectId's 12.
+    fn with_binary<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        self.with_text(|text| f(text.as_bytes()))
+    }
+    /// Strict parsing of the text, or of the binary form.
+    fn parse_any(bytes: &[u8]) -> Result<Self, String>;
+    /// What a mismatch says was expected.
+    const EXPECTING: &'static str;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl<const LEN: usize> Sealed for crate::Id<LEN> {}
+    impl Sealed for crate::AnyKuuid {}
+    impl Sealed for crate::Uuid7 {}
+    impl Sealed for crate::Simple {}
+    impl Sealed for crate::ObjectId {}
+}
+
+impl<const LEN: usize> IdText for Id<LEN> {
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        f(self.as_str())
+    }
+    fn parse_any(bytes: &[u8]) -> Result<Self, String> {
+        Id::parse_bytes(bytes).map_err(|e| e.to_string())
+    }
+    const EXPECTING: &'static str = "a kuuid as a string or bytes";
+}
+
+impl IdText for AnyKuuid {
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        f(self.as_str())
+    }
+    fn parse_any(bytes: &[u8]) -> Result<Self, String> {
+        AnyKuuid::parse_bytes(bytes).map_err(|e| e.to_string())
+    }
+    const EXPECTING: &'static str = "a kuuid as a string or bytes";
+}
+
+/// A UUIDv7's 16 bytes, or its text (36 or 32 characters).
+fn parse_uuid7(bytes: &[u8]) -> Result<Uuid7, String> {
+    match <[u8; 16]>::try_from(bytes) {
+        Ok(raw) => Uuid7::from_bytes(raw),
+        Err(_) => Uuid7::parse_ascii(bytes),
+    }
+    .map_err(|e| e.to_string())
+}
+
+impl IdText for Uuid7 {
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        f(self.encode_hyphenated(&mut [0; 36]))
+    }
+    fn with_binary<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(self.as_bytes())
+    }
+    fn parse_any(bytes: &[u8]) -> Result<Self, String> {
+        parse_uuid7(bytes)
+    }
+    const EXPECTING: &'static str = "a UUIDv7 as a string or 16 bytes";
+}
+
+impl IdText for Simple {
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        f(self.0.encode_simple(&mut [0; 32]))
+    }
+    fn with_binary<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(self.0.as_bytes())
+    }
+    fn parse_any(bytes: &[u8]) -> Result<Self, String> {
+        parse_uuid7(bytes).map(Simple)
+    }
+    const EXPECTING: &'static str = "a UUIDv7 as a string or 16 bytes";
+}
+
+impl IdText for ObjectId {
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        f(self.encode_hex(&mut [0; 24]))
+    }
+    fn with_binary<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(self.as_bytes())
+    }
+    fn parse_any(bytes: &[u8]) -> Result<Self, String> {
+        match <[u8; 12]>::try_from(bytes) {
+            Ok(raw) => Ok(ObjectId::from_bytes(raw)),
+            Err(_) => ObjectId::parse_ascii(bytes).map_err(|e| e.to_string()),
+        }
+    }
+    const EXPECTING: &'static str = "an ObjectId as a string or 12 bytes";
+}
+
+/// Text for people, the binary form for machines.
+fn serialize_id<T: IdText, S: Serializer>(id: &T, s: S) -> Result<S::Ok, S::Error> {
     if s.is_human_readable() {
-        s.serialize_str(text)
+        id.with_text(|text| s.serialize_str(text))
     } else {
-        s.serialize_bytes(text.as_bytes())
+        id.with_binary(|bytes| s.serialize_bytes(bytes))
     }
 }
 
-impl<const LEN: usize> Serialize for Id<LEN> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serialize_id(self.as_str(), s)
-    }
-}
+/// Accepts a string or bytes and parses them strictly.
+struct IdVisitor<T>(PhantomData<T>);
 
-impl Serialize for AnyKuuid {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serialize_id(self.as_str(), s)
-    }
-}
-
-impl Serialize for Prefix {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-/// Accepts a string or bytes and parses them with `parse`.
-struct IdVisitor<T>(PhantomData<T>, fn(&[u8]) -> Result<T, crate::ParseError>);
-
-impl<'de, T> Visitor<'de> for IdVisitor<T> {
+impl<'de, T: IdText> Visitor<'de> for IdVisitor<T> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a kuuid as a string or bytes")
+        f.write_str(T::EXPECTING)
     }
 
     /// Formats that write bytes as an array of numbers.
     fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
-        let mut buf = [0u8; crate::id::MAX_LEN];
+        let mut buf = [0u8; BYTES_MAX];
         let mut n = 0;
         while let Some(b) = seq.next_element::<u8>()? {
             if n == buf.len() {
@@ -77,73 +170,55 @@ impl<'de, T> Visitor<'de> for IdVisitor<T> {
             buf[n] = b;
             n += 1;
         }
-        (self.1)(&buf[..n]).map_err(de::Error::custom)
+        T::parse_any(&buf[..n]).map_err(de::Error::custom)
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
-        (self.1)(v.as_bytes()).map_err(E::custom)
+        T::parse_any(v.as_bytes()).map_err(E::custom)
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<T, E> {
-        (self.1)(v).map_err(E::custom)
+        T::parse_any(v).map_err(E::custom)
     }
 }
 
-/// A string from people, bytes from machines, parsed strictly by `parse`.
-fn deserialize_id<'de, D: Deserializer<'de>, T>(
-    d: D,
-    parse: fn(&[u8]) -> Result<T, crate::ParseError>,
-) -> Result<T, D::Error> {
-    let v = IdVisitor(PhantomData, parse);
+/// A string from people, bytes from machines, parsed strictly.
+fn deserialize_id<'de, D: Deserializer<'de>, T: IdText>(d: D) -> Result<T, D::Error> {
     if d.is_human_readable() {
-        d.deserialize_str(v)
+        d.deserialize_str(IdVisitor(PhantomData))
     } else {
-        d.deserialize_bytes(v)
+        d.deserialize_bytes(IdVisitor(PhantomData))
     }
 }
 
-impl<'de, const LEN: usize> Deserialize<'de> for Id<LEN> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        deserialize_id(d, Id::<LEN>::parse_bytes)
-    }
+/// Serialize and Deserialize for id types through [`IdText`].
+macro_rules! serde_impls {
+    ($([$($gen:tt)*] $ty:ty;)*) => {$(
+        impl<$($gen)*> Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                serialize_id(self, s)
+            }
+        }
+
+        impl<'de, $($gen)*> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                deserialize_id(d)
+            }
+        }
+    )*};
 }
 
-impl<'de> Deserialize<'de> for AnyKuuid {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        deserialize_id(d, AnyKuuid::parse_bytes)
-    }
+serde_impls! {
+    [const LEN: usize] Id<LEN>;
+    [] AnyKuuid;
+    [] Uuid7;
+    [] Simple;
+    [] ObjectId;
 }
 
-/// What the adapter modules need of an id type: its text and its strict
-/// parser. Implemented for every [`Id`] length and [`AnyKuuid`]; sealed.
-pub trait IdText: Sized + sealed::Sealed {
-    /// The id's text.
-    fn text(&self) -> &str;
-    /// Strict parsing of the id's bytes.
-    fn parse_text(bytes: &[u8]) -> Result<Self, crate::ParseError>;
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl<const LEN: usize> Sealed for crate::Id<LEN> {}
-    impl Sealed for crate::AnyKuuid {}
-}
-
-impl<const LEN: usize> IdText for Id<LEN> {
-    fn text(&self) -> &str {
-        self.as_str()
-    }
-    fn parse_text(bytes: &[u8]) -> Result<Self, crate::ParseError> {
-        Id::parse_bytes(bytes)
-    }
-}
-
-impl IdText for AnyKuuid {
-    fn text(&self) -> &str {
-        self.as_str()
-    }
-    fn parse_text(bytes: &[u8]) -> Result<Self, crate::ParseError> {
-        AnyKuuid::parse_bytes(bytes)
+impl Serialize for Prefix {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -170,12 +245,12 @@ pub mod as_str {
 
     /// Writes the id as a string.
     pub fn serialize<T: IdText, S: Serializer>(id: &T, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(id.text())
+        id.with_text(|text| s.serialize_str(text))
     }
 
     /// Reads a string (or bytes), strictly.
     pub fn deserialize<'de, T: IdText, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
-        d.deserialize_str(IdVisitor(PhantomData, T::parse_text))
+        d.deserialize_str(IdVisitor(PhantomData))
     }
 }
 
@@ -203,11 +278,11 @@ pub mod any {
 
     /// Writes the id as the default impl does.
     pub fn serialize<T: IdText, S: Serializer>(id: &T, s: S) -> Result<S::Ok, S::Error> {
-        serialize_id(id.text(), s)
+        serialize_id(id, s)
     }
 
     /// Reads whichever form the format holds, strictly.
     pub fn deserialize<'de, T: IdText, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
-        d.deserialize_any(IdVisitor(PhantomData, T::parse_text))
+        d.deserialize_any(IdVisitor(PhantomData))
     }
 }

@@ -195,7 +195,13 @@ impl FromStr for ObjectId {
 
     /// 24 hex digits, either case.
     fn from_str(s: &str) -> Result<Self, ObjectIdParseError> {
-        let text = s.as_bytes();
+        ObjectId::parse_ascii(s.as_bytes())
+    }
+}
+
+impl ObjectId {
+    /// [`FromStr`] on bytes that need not be UTF-8 (serde's byte strings).
+    pub(crate) fn parse_ascii(text: &[u8]) -> Result<Self, ObjectIdParseError> {
         if text.len() != 24 {
             return Err(ObjectIdParseError::Length { found: text.len() });
         }

@@ -78,15 +78,19 @@ const SEQUENCE_MS_LIMIT: u64 = (1 << 42) - (1 << 20);
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Uuid7([u8; 16]);
 
-/// The smallest UUIDv7 (`00000000-0000-7000-8000-000000000000`): a valid
-/// placeholder for buffers to fill.
-impl Default for Uuid7 {
-    fn default() -> Self {
-        Uuid7::build(0, 0, 0)
-    }
-}
-
 impl Uuid7 {
+    /// The smallest UUIDv7, `00000000-0000-7000-8000-000000000000`: a valid
+    /// placeholder for buffers to fill. `Uuid7` has no `Default`: the nil
+    /// UUID that `uuid::Uuid::default()` gives is not a UUIDv7.
+    ///
+    /// ```
+    /// let mut ids = [kuuid::Uuid7::MIN; 4];
+    /// kuuid::fill_v7(&mut ids);
+    /// assert!(ids.iter().all(|id| *id > kuuid::Uuid7::MIN));
+    /// assert_eq!(kuuid::Uuid7::MIN.to_string(), "00000000-0000-7000-8000-000000000000");
+    /// ```
+    pub const MIN: Uuid7 = Uuid7::build(0, 0, 0);
+
     /// The UUID from its 16 bytes, if they are a UUIDv7 (version 7, variant
     /// `10`).
     ///
@@ -175,7 +179,7 @@ impl Uuid7 {
     /// `min(ids.len(), out.len())` ids; returns how many.
     ///
     /// ```
-    /// let mut ids = [kuuid::Uuid7::default(); 100];
+    /// let mut ids = [kuuid::Uuid7::MIN; 100];
     /// kuuid::fill_v7(&mut ids);
     /// let mut text = [[0u8; 36]; 100];
     /// assert_eq!(kuuid::Uuid7::encode_hyphenated_many(&ids, &mut text), 100);
@@ -191,7 +195,7 @@ impl Uuid7 {
     /// engine's SIMD path; as [`encode_hyphenated_many`](Self::encode_hyphenated_many).
     ///
     /// ```
-    /// let mut ids = [kuuid::Uuid7::default(); 100];
+    /// let mut ids = [kuuid::Uuid7::MIN; 100];
     /// kuuid::fill_v7(&mut ids);
     /// let mut text = [[0u8; 32]; 100];
     /// assert_eq!(kuuid::Uuid7::encode_simple_many(&ids, &mut text), 100);
@@ -267,7 +271,7 @@ impl hex::Bytes<16> for Uuid7 {
 /// assert_eq!(s.to_string().parse::<kuuid::Simple>()?, s);
 /// # Ok::<(), kuuid::UuidParseError>(())
 /// ```
-#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Simple(pub Uuid7);
 
 impl fmt::Display for Uuid7 {
@@ -358,7 +362,13 @@ impl FromStr for Uuid7 {
     /// Parses the 36-character RFC 9562 text or the 32-character one (hex
     /// in either case), then checks version and variant.
     fn from_str(s: &str) -> Result<Self, UuidParseError> {
-        let text = s.as_bytes();
+        Uuid7::parse_ascii(s.as_bytes())
+    }
+}
+
+impl Uuid7 {
+    /// [`FromStr`] on bytes that need not be UTF-8 (serde's byte strings).
+    pub(crate) fn parse_ascii(text: &[u8]) -> Result<Self, UuidParseError> {
         let dashed = match text.len() {
             36 => true,
             32 => false,
@@ -665,7 +675,7 @@ impl V7Generator {
     /// ```
     /// let mut g = kuuid::V7Generator::new();
     /// let first = g.generate();
-    /// let mut ids = [kuuid::Uuid7::default(); 100];
+    /// let mut ids = [kuuid::Uuid7::MIN; 100];
     /// g.fill(&mut ids);
     /// assert!(first < ids[0] && ids.windows(2).all(|w| w[0] < w[1]));
     /// assert!(ids[99] < g.generate());
@@ -758,7 +768,7 @@ mod tests {
             1000 << COUNTER_BITS | ((1 << COUNTER_BITS) - 7),
             u128::from(MAX_MS) << COUNTER_BITS | 9,
         ] {
-            let mut run = vec![Uuid7::default(); random.len()];
+            let mut run = vec![Uuid7::MIN; random.len()];
             write_run(first, &random, &mut run);
             for (i, (id, &r)) in run.iter().zip(&random).enumerate() {
                 assert_eq!(*id, from_sequence(first + i as u128, r), "{first:#x} + {i}");

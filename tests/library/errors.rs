@@ -110,7 +110,11 @@ fn times_out_of_range() {
         kuuid::try_id("1969-12-31T23:59:59.999Z"),
         Err(TimeError::BeforeEpoch)
     );
-    assert_eq!(kuuid::try_id(-1i64), Err(TimeError::BeforeEpoch));
+    // A bare integer literal infers as milliseconds (u64).
+    assert_eq!(
+        kuuid::try_id(1514764800000).unwrap().prefix(),
+        kuuid::try_id("2018-01-01T00:00:00Z").unwrap().prefix()
+    );
     assert_eq!(kuuid::try_id("-1"), Err(TimeError::BeforeEpoch));
     let before = std::time::UNIX_EPOCH - std::time::Duration::from_millis(1);
     assert_eq!(kuuid::try_id(before), Err(TimeError::BeforeEpoch));

@@ -23,6 +23,8 @@ mod retry;
 mod sequence;
 mod sequence_faults;
 mod sequence_stores;
+#[cfg(feature = "serde")]
+mod serde;
 mod sqlite;
 mod sqlx;
 mod structure;

@@ -74,7 +74,7 @@ fn keys_sort_in_mint_order_under_c_and_uuid() {
     )
     .unwrap();
     let ks = ordered_kuuids(3000);
-    let mut vs = vec![Uuid7::default(); 3000];
+    let mut vs = vec![Uuid7::MIN; 3000];
     kuuid::fill_v7(&mut vs);
     // Inserted newest first, so the index does the sorting.
     for (k, v) in ks.iter().zip(&vs).rev() {

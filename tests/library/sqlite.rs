@@ -88,7 +88,7 @@ fn the_key_order_is_mint_order() {
     .unwrap();
     let n = 5000;
     let ks = ordered_kuuids(n);
-    let mut vs = vec![Uuid7::default(); n];
+    let mut vs = vec![Uuid7::MIN; n];
     kuuid::fill_v7(&mut vs);
     let mut os = vec![ObjectId::default(); n];
     kuuid::fill_object_ids(&mut os);

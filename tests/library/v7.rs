@@ -26,7 +26,7 @@ fn rfc9562_example_field_by_field() {
 /// (12 hex of ms, `7` at 12, the variant nibble at 16 in 8..b).
 #[test]
 fn every_id_has_the_version_variant_and_npm_layout() {
-    let mut ids = vec![Uuid7::default(); 10_000];
+    let mut ids = vec![Uuid7::MIN; 10_000];
     kuuid::fill_v7(&mut ids);
     ids.extend((0..10_000).map(|_| kuuid::v7()));
     ids.extend((0..1_000).map(|i| kuuid::try_v7(i * 1_000_003u64).unwrap()));
@@ -58,7 +58,7 @@ fn two_threads_one_sequence() {
     let (a, b) = std::thread::scope(|s| {
         let a = s.spawn(|| (0..N).map(|_| kuuid::v7()).collect::<Vec<_>>());
         let b = s.spawn(|| {
-            let mut ids = vec![Uuid7::default(); N];
+            let mut ids = vec![Uuid7::MIN; N];
             for chunk in ids.chunks_mut(1000) {
                 kuuid::fill_v7(chunk);
             }
@@ -78,7 +78,7 @@ fn two_threads_one_sequence() {
 #[test]
 fn a_burst_stays_on_the_clock() {
     let before = kuuid::Timestamp::now().as_millis();
-    let mut ids = vec![Uuid7::default(); 10_000_000];
+    let mut ids = vec![Uuid7::MIN; 10_000_000];
     kuuid::fill_v7(&mut ids);
     let after = kuuid::Timestamp::now().as_millis();
     let (first, last) = (

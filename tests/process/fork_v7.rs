@@ -22,7 +22,7 @@ fn a_child_never_repeats_its_parents_v7() {
     let before: Vec<Uuid7> = (0..N).map(|_| kuuid::v7()).collect();
     let _warm = kuuid::try_v7(T).unwrap();
     fork_and_wait(|| {
-        let mut ids = vec![Uuid7::default(); N];
+        let mut ids = vec![Uuid7::MIN; N];
         kuuid::fill_v7(&mut ids);
         let mut it = ids.into_iter();
         shared.write_v7(0, N, || it.next().unwrap());

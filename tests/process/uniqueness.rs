@@ -147,12 +147,12 @@ fn v7_counter_carries() {
     let _one_at_a_time = serial();
     let held = kuuid::Timestamp::now().as_millis() + 10_000;
     kuuid::__test_clock::freeze(Some(held));
-    let mut bulk = vec![kuuid::Uuid7::default(); 1 << 22];
+    let mut bulk = vec![kuuid::Uuid7::MIN; 1 << 22];
     kuuid::fill_v7(&mut bulk);
     let mut ids = bulk;
     ids.extend((0..2048).map(|_| kuuid::v7()));
     let mut g = kuuid::V7Generator::new();
-    let mut gen_ids = vec![kuuid::Uuid7::default(); 1 << 22];
+    let mut gen_ids = vec![kuuid::Uuid7::MIN; 1 << 22];
     g.fill(&mut gen_ids);
     gen_ids.extend((0..2048).map(|_| g.generate()));
     kuuid::__test_clock::freeze(None);

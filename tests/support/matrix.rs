@@ -234,12 +234,12 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }
         Source::V7 => {
-            let mut ids = vec![Uuid7::default(); n];
+            let mut ids = vec![Uuid7::MIN; n];
             kuuid::fill_v7(&mut ids);
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }
         Source::V7Generator => {
-            let mut ids = vec![Uuid7::default(); n];
+            let mut ids = vec![Uuid7::MIN; n];
             V7G.with(|g| g.borrow_mut().fill(&mut ids));
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }

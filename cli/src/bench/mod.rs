@@ -378,7 +378,7 @@ impl Bench {
             }
         });
         self.push(Figure::new("v7/single".to_owned(), "id", 1, t, n as u64));
-        let mut v7 = vec![Uuid7::default(); n];
+        let mut v7 = vec![Uuid7::MIN; n];
         let mut v7_text = vec![[0u8; 36]; n];
         let t = stats(rounds, || {
             kuuid::fill_v7(&mut v7);
