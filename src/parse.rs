@@ -43,7 +43,7 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             ParseError::Length { expected, found } => {
-                write!(f, "length is {found} bytes, expected ")?;
+                write!(f, "length is {}, expected ", Bytes(found))?;
                 for (i, n) in expected.iter().enumerate() {
                     let sep = match i {
                         0 => "",
@@ -110,3 +110,15 @@ impl fmt::Display for ManyError {
 }
 
 impl std::error::Error for ManyError {}
+
+/// A count of bytes in a message: "1 byte", "3 bytes".
+pub(crate) struct Bytes(pub usize);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => f.write_str("1 byte"),
+            n => write!(f, "{n} bytes"),
+        }
+    }
+}

@@ -157,13 +157,22 @@ impl Timestamp {
     }
 }
 
-/// Shown as RFC 3339 (UTC) through 9999-12-31T23:59:59.999Z; past that as
-/// `+<seconds>s` since 1970.
+/// Shown as RFC 3339 (UTC) through 9999-12-31T23:59:59.999Z; past that,
+/// which RFC 3339 cannot write, as `<ms> ms since 1970 (past year 9999)`.
+///
+/// ```
+/// use kuuid::Timestamp;
+/// assert_eq!(Timestamp::from_millis(1_514_764_800_000).to_string(), "2018-01-01T00:00:00Z");
+/// assert_eq!(
+///     Timestamp::from_millis(281_474_976_710_655).to_string(),
+///     "281474976710655 ms since 1970 (past year 9999)"
+/// );
+/// ```
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.rfc3339() {
             Some(t) => f.write_str(&t),
-            None => write!(f, "+{}.{:03}s", self.as_secs(), self.ms % 1000),
+            None => write!(f, "{} ms since 1970 (past year 9999)", self.ms),
         }
     }
 }
@@ -377,6 +386,12 @@ pub enum TimeError {
         /// The time, in ms since 1970 (saturated at `u64::MAX`).
         millis: u64,
     },
+    /// Past 2^48 - 1 ms since 1970 (+10889-08-02T05:31:50.655Z), the last
+    /// millisecond a UUIDv7's 48-bit timestamp holds.
+    PastUuid7Range {
+        /// The time, in ms since 1970.
+        millis: u64,
+    },
     /// Past 2106-02-07T06:28:15Z, the last second a 4-byte (unsigned)
     /// ObjectId timestamp holds.
     PastObjectIdRange {
@@ -393,7 +408,8 @@ pub enum TimeError {
     Syntax {
         /// The text as given.
         input: String,
-        /// What the parser objected to.
+        /// What the parser objected to (kept for logs; the message says
+        /// what a time may be instead).
         reason: String,
     },
 }
@@ -406,6 +422,10 @@ impl fmt::Display for TimeError {
                 f,
                 "time {millis} ms since 1970 is past the last {precision} an 8-character prefix can hold"
             ),
+            TimeError::PastUuid7Range { millis } => write!(
+                f,
+                "time {millis} ms since 1970 is past 281474976710655 ms (2^48 - 1, in year 10889), the last millisecond a UUIDv7's 48-bit timestamp holds"
+            ),
             TimeError::PastObjectIdRange { millis } => write!(
                 f,
                 "time {millis} ms since 1970 is past 2106-02-07T06:28:15Z, the last second an ObjectId holds"
@@ -414,9 +434,12 @@ impl fmt::Display for TimeError {
                 f,
                 "{input:?} is a leap second, which Unix time (and so a kuuid prefix) cannot hold"
             ),
-            TimeError::Syntax { input, reason } => write!(
+            // The parser's reason stays in the value (Debug), not in the
+            // message: it speaks of the parser's internals, not of what a
+            // time may be.
+            TimeError::Syntax { input, .. } => write!(
                 f,
-                "{input:?} is neither an RFC 3339 time nor integer milliseconds since 1970 ({reason})"
+                "{input:?} is not a time: give RFC 3339 (2018-01-01T00:00:00Z, any offset, years 1970 to 9999) or integer milliseconds since 1970 (1514764800000; also for years past 9999)"
             ),
         }
     }

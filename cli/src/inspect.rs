@@ -15,13 +15,18 @@ use crate::{Failure, LayoutArgs};
 pub struct InspectArgs {
     #[command(flatten)]
     layout: LayoutArgs,
-    /// The ids' format (default: told from the text: 36 characters with
-    /// dashes are a UUID, 24 hex an ObjectId, 25 of 0-9a-z CouchDB's
-    /// base_36, other lengths a kuuid; 32 hex characters need this flag).
-    #[arg(long, value_name = "F")]
+    /// The ids' format: kuuid (the only one --ms and --reverse apply to),
+    /// v7, v7s, objectid, couch-random, couch-sequential, couch-utc-random,
+    /// couch-utc-id (14 hex digits of microseconds, then any suffix),
+    /// uuid-v4 or couch-uuid-v7 (each UUID in its 36-character, 32-hex or
+    /// 25-character base-36 text). Default: told from the text: 36
+    /// characters with dashes are a UUID (its version says which), 24 hex
+    /// an ObjectId, 25 of 0-9a-z CouchDB's base_36, other lengths a kuuid;
+    /// 32 hex characters need this flag.
+    #[arg(long, value_name = "F", hide_possible_values = true)]
     format: Option<IdFormat>,
-    /// One JSON object per line: {"id","timestamp_ms","time","random"} for
-    /// kuuids; {"id","format",...fields} for the others.
+    /// One JSON object per line: {"id","format","timestamp_ms","time",...}
+    /// with the format's fields ("random" words for a kuuid).
     #[arg(long)]
     json: bool,
     /// Ids to read; `-`, or no ID at all, reads stdin as a line filter (each
@@ -42,6 +47,7 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
     }
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut bad = 0u64;
+    let mut hinted = false;
     let mut report = |at: Option<usize>,
                       text: &[u8],
                       kuuid: Option<Result<AnyKuuid, kuuid::ParseError>>,
@@ -53,8 +59,34 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
             _ if text.len() > MAX_LINE => Err(format!("longer than {MAX_LINE} bytes, skipped")),
             _ => read(text, a.format),
         };
+        // Auto-detected: the flags for kuuid layouts cannot apply.
+        let fields = fields.and_then(|f| match f {
+            Fields::Kuuid(_) => Ok(f),
+            _ if a.layout.ms || a.layout.reverse => Err(format!(
+                "read as {}; --ms and --reverse apply to kuuids only",
+                f.format_name(text)
+            )),
+            _ => Ok(f),
+        });
         match fields {
-            Ok(f) => f.describe(text, layout, a.json, out),
+            Ok(f) => {
+                // A kuuid read in the wrong layout lands far in the future:
+                // say once which flags would read it.
+                let absurd = |id: &AnyKuuid| id.timestamp(layout).to_rfc3339().is_none();
+                if let Fields::Kuuid(id) = &f
+                    && !hinted
+                    && !a.layout.ms
+                    && !a.layout.reverse
+                    && absurd(id)
+                {
+                    hinted = true;
+                    crate::say(&format!(
+                        "kuuid: hint: {id} reads as a time past year 9999; \
+                         if it is a reverse or a millisecond kuuid, try --reverse or --ms"
+                    ));
+                }
+                f.describe(text, layout, a.json, out)
+            }
             Err(e) => {
                 bad += 1;
                 let at = at.map(|n| format!("line {n}: ")).unwrap_or_default();
@@ -209,6 +241,19 @@ fn is_hex32(text: &[u8]) -> bool {
     text.len() == 32 && text.iter().all(u8::is_ascii_hexdigit)
 }
 
+/// Why `text` is not a kuuid, and, when it starts as this CLI's own
+/// `--format couch-utc-id` does (14 hex digits of microseconds), which flag
+/// reads it: a kuuid of the same length may be valid hex too, so the shape
+/// alone cannot choose.
+fn kuuid_err(text: &[u8], e: &kuuid::ParseError) -> String {
+    let utc_id = text.len() >= 14 && text[..14].iter().all(u8::is_ascii_hexdigit);
+    if utc_id {
+        format!("{e} (a CouchDB utc_id? use --format couch-utc-id)")
+    } else {
+        e.to_string()
+    }
+}
+
 /// What an id holds, by format.
 enum Fields<'a> {
     Kuuid(AnyKuuid),
@@ -247,6 +292,9 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
                             IdFormat::CouchUuidV7
                         }
                     }
+                    Err(kuuid::couch::ParseError::Version { found, .. }) => {
+                        return Err(format!("UUID version is {found}, expected 4 or 7"));
+                    }
                     _ => IdFormat::UuidV4,
                 }
             }
@@ -254,7 +302,9 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
         },
     };
     Ok(match format {
-        IdFormat::Kuuid => Fields::Kuuid(AnyKuuid::parse_bytes(text).map_err(|e| err(&e))?),
+        IdFormat::Kuuid => {
+            Fields::Kuuid(AnyKuuid::parse_bytes(text).map_err(|e| kuuid_err(text, &e))?)
+        }
         IdFormat::V7 | IdFormat::V7s => Fields::V7(utf8()?.parse().map_err(|e| err(&e))?),
         IdFormat::Objectid => Fields::ObjectId(utf8()?.parse().map_err(|e| err(&e))?),
         f => {
@@ -266,6 +316,25 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
 }
 
 impl Fields<'_> {
+    /// The `--format` name of what `text` was read as.
+    fn format_name(&self, text: &[u8]) -> &'static str {
+        match self {
+            Fields::Kuuid(_) => "kuuid",
+            // The 32-character text is the simple form.
+            Fields::V7(_) if text.len() == 32 => "v7s",
+            Fields::V7(_) => "v7",
+            Fields::ObjectId(_) => "objectid",
+            Fields::Couch(algorithm, _) => match algorithm {
+                Algorithm::Random => "couch-random",
+                Algorithm::Sequential => "couch-sequential",
+                Algorithm::UtcRandom => "couch-utc-random",
+                Algorithm::UtcId => "couch-utc-id",
+                Algorithm::UuidV4 => "uuid-v4",
+                _ => "couch-uuid-v7",
+            },
+        }
+    }
+
     fn describe(
         &self,
         text: &[u8],
@@ -277,7 +346,7 @@ impl Fields<'_> {
             Fields::Kuuid(id) => return describe(id, layout, json, out),
             // The 32-character text is the simple form.
             Fields::V7(id) => (
-                if text.len() == 32 { "v7s" } else { "v7" },
+                self.format_name(text),
                 Some(id.timestamp()),
                 vec![("counter", id.counter().to_string())],
             ),
@@ -286,7 +355,7 @@ impl Fields<'_> {
                 let process: String = b[4..9].iter().map(|x| format!("{x:02x}")).collect();
                 let counter = u32::from_be_bytes([0, b[9], b[10], b[11]]);
                 (
-                    "objectid",
+                    self.format_name(text),
                     Some(id.timestamp()),
                     vec![
                         ("process", quoted(&process)),
@@ -294,7 +363,7 @@ impl Fields<'_> {
                     ],
                 )
             }
-            Fields::Couch(algorithm, d) => {
+            Fields::Couch(_, d) => {
                 let fields = match *d {
                     Decoded::Sequential { prefix, counter } => {
                         let p: String = prefix.iter().map(|x| format!("{x:02x}")).collect();
@@ -308,15 +377,7 @@ impl Fields<'_> {
                     }
                     _ => vec![],
                 };
-                let name = match algorithm {
-                    Algorithm::Random => "couch-random",
-                    Algorithm::Sequential => "couch-sequential",
-                    Algorithm::UtcRandom => "couch-utc-random",
-                    Algorithm::UtcId => "couch-utc-id",
-                    Algorithm::UuidV4 => "uuid-v4",
-                    _ => "couch-uuid-v7",
-                };
-                (name, d.timestamp(), fields)
+                (self.format_name(text), d.timestamp(), fields)
             }
         };
         let id = String::from_utf8_lossy(text);
@@ -372,12 +433,12 @@ fn describe(id: &AnyKuuid, layout: Layout, json: bool, out: &mut dyn Write) -> i
         let random: Vec<String> = words.iter().map(u32::to_string).collect();
         writeln!(
             out,
-            r#"{{"id":"{id}","timestamp_ms":{},"time":{time},"random":[{}]}}"#,
+            r#"{{"id":"{id}","format":"kuuid","timestamp_ms":{},"time":{time},"random":[{}]}}"#,
             t.as_millis(),
             random.join(",")
         )
     } else {
         let random: Vec<String> = words.iter().map(u32::to_string).collect();
-        writeln!(out, "{id} {t} {}", random.join(" "))
+        writeln!(out, "{id} kuuid {t} {}", random.join(" "))
     }
 }

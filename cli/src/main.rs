@@ -165,7 +165,8 @@ fn finish(result: Result<(), Failure>) -> ExitCode {
 }
 
 /// clap's error as one line: its first paragraph, where a missing or bad
-/// argument is named on the lines after the first, joined; usage and hints
+/// argument is named on the lines after the first, joined, then clap's
+/// tips ("a similar argument exists: '--format'") in parentheses; usage
 /// dropped.
 fn one_line(text: &str) -> String {
     let para: Vec<&str> = text
@@ -173,13 +174,21 @@ fn one_line(text: &str) -> String {
         .take_while(|l| !l.trim().is_empty())
         .map(str::trim)
         .collect();
-    match para.as_slice() {
+    let mut line = match para.as_slice() {
         [] => "error: invalid arguments".to_owned(),
         [first, rest @ ..] if !rest.is_empty() && first.ends_with(':') => {
             format!("{first} {}", rest.join(", "))
         }
         lines => lines.join(" "),
+    };
+    let tips: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("tip: "))
+        .collect();
+    if !tips.is_empty() {
+        line += &format!(" ({})", tips.join("; "));
     }
+    line
 }
 
 /// A line on stderr. If stderr itself fails (closed, full) there is nowhere

@@ -34,6 +34,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use portable_atomic::AtomicU128;
 
 use crate::engine::{base36, hex};
+use crate::parse::Bytes;
 use crate::time::{IntoTimestamp, TimeError, Timestamp};
 use crate::word::{Word64, Word128};
 
@@ -790,7 +791,7 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             ParseError::Length { found, expected } => {
-                write!(f, "length is {found} bytes, expected {expected}")
+                write!(f, "length is {}, expected {expected}", Bytes(found))
             }
             ParseError::InvalidByte { index, byte } => write!(
                 f,

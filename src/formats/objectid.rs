@@ -27,6 +27,7 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::engine::hex;
+use crate::parse::Bytes;
 use crate::rng::fork::TaggedCell;
 use crate::time::{TimeError, Timestamp};
 use crate::word::Word64;
@@ -176,7 +177,7 @@ impl fmt::Display for ObjectIdParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             ObjectIdParseError::Length { found } => {
-                write!(f, "length is {found} bytes, expected 24")
+                write!(f, "length is {}, expected 24", Bytes(found))
             }
             ObjectIdParseError::InvalidByte { index, byte } => {
                 write!(

@@ -44,6 +44,7 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicU64;
 
 use crate::engine::hex;
+use crate::parse::Bytes;
 use crate::rng::fork::Tagged;
 use crate::time::{TimeError, Timestamp};
 use crate::word::Word64;
@@ -332,7 +333,7 @@ impl fmt::Display for UuidParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             UuidParseError::Length { found } => {
-                write!(f, "length is {found} bytes, expected 36 or 32")
+                write!(f, "length is {}, expected 36 or 32", Bytes(found))
             }
             UuidParseError::InvalidByte { index, byte } if byte.is_ascii_graphic() => write!(
                 f,
@@ -701,10 +702,7 @@ impl V7Generator {
 pub(crate) fn at(t: Timestamp) -> Result<Uuid7, TimeError> {
     let ms = t.as_millis();
     if ms > MAX_MS {
-        return Err(TimeError::OutOfRange {
-            precision: crate::time::Precision::Millis,
-            millis: ms,
-        });
+        return Err(TimeError::PastUuid7Range { millis: ms });
     }
     let [r0, r1, r2] = crate::local::words::<3>();
     let start = u64::from(r2) % START_LIMIT;

@@ -128,7 +128,14 @@ fn parse_errors_say_what_and_where() {
         good.to_uppercase().parse::<Uuid7>().unwrap().to_string(),
         good
     );
-    assert!(kuuid::try_v7(1u64 << 48).is_err());
+    let past = kuuid::try_v7(1u64 << 48).unwrap_err();
+    assert_eq!(past, kuuid::TimeError::PastUuid7Range { millis: 1 << 48 });
+    assert!(past.to_string().contains("48-bit timestamp"), "{past}");
+    assert!(!past.to_string().contains("prefix"), "{past}");
+    assert_eq!(
+        "a".parse::<Uuid7>().unwrap_err().to_string(),
+        "length is 1 byte, expected 36 or 32"
+    );
     assert!(kuuid::try_v7((1u64 << 48) - 1).is_ok());
 }
 

@@ -127,13 +127,13 @@ fn inspect_text_json_and_stdin() {
     assert!(o.status.success());
     assert_eq!(
         stdout(&o),
-        format!("{id} 2018-01-01T00:00:00Z 4294967295 0 1 61\n")
+        format!("{id} kuuid 2018-01-01T00:00:00Z 4294967295 0 1 61\n")
     );
     let o = kuuid(&["inspect", "--json", id]);
     assert_eq!(
         stdout(&o),
         format!(
-            "{{\"id\":\"{id}\",\"timestamp_ms\":1514764800000,\"time\":\"2018-01-01T00:00:00Z\",\"random\":[4294967295,0,1,61]}}\n"
+            "{{\"id\":\"{id}\",\"format\":\"kuuid\",\"timestamp_ms\":1514764800000,\"time\":\"2018-01-01T00:00:00Z\",\"random\":[4294967295,0,1,61]}}\n"
         )
     );
     // Every JSON line is valid JSON with the documented fields.
@@ -153,6 +153,93 @@ fn inspect_text_json_and_stdin() {
     // Beyond year 9999 (seconds layout) "time" is null, not a wrong date.
     let o = kuuid(&["inspect", "--json", "zzzzzzzz000000"]);
     assert!(stdout(&o).contains("\"time\":null"), "{}", stdout(&o));
+}
+
+/// Issue 20, items 6 and 7: what inspect and the time flags say.
+#[test]
+fn inspect_and_time_messages_say_what_to_do() {
+    // A time past year 9999 is not printed as a date, and one hint (not
+    // one per line) names the flags that read reverse or ms kuuids.
+    let reverse = stdout(&kuuid(&["-n", "3", "--reverse"]));
+    let o = kuuid_stdin(&["inspect"], reverse.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for line in stdout(&o).lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields[1], "kuuid", "{line}");
+        assert!(line.contains(" ms since 1970 (past year 9999) "), "{line}");
+        assert!(!line.contains('+'), "{line}");
+    }
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("try --reverse or --ms"), "{err}");
+    let o = kuuid_stdin(&["inspect", "--reverse"], reverse.as_bytes());
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+
+    // --ms and --reverse on an id that is not a kuuid are refused per line.
+    let oid = stdout(&kuuid(&["--format", "objectid", "-n", "1"]));
+    let o = kuuid(&["inspect", "--ms", oid.trim()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("read as objectid; --ms and --reverse apply to kuuids only"),
+        "{}",
+        stderr(&o)
+    );
+
+    // This CLI's own couch-utc-id output: the error names the flag, and
+    // the flag reads it. (A utc_id whose 9th hex digit is 0-3 is also a
+    // valid 14-character kuuid; this one, minted here once, is not.)
+    let o = kuuid(&["inspect", "066103dd771dc2"]);
+    assert!(
+        stderr(&o).contains("(a CouchDB utc_id? use --format couch-utc-id)"),
+        "{}",
+        stderr(&o)
+    );
+    let utc = stdout(&kuuid(&["--format", "couch-utc-id", "-n", "20"]));
+    let o = kuuid_stdin(&["inspect", "--format", "couch-utc-id"], utc.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 20);
+
+    // A UUID of another version.
+    let o = kuuid(&["inspect", "017f22e2-79b0-1cc3-98c4-dc0c0c07398f"]);
+    assert!(
+        stderr(&o).contains("UUID version is 1, expected 4 or 7"),
+        "{}",
+        stderr(&o)
+    );
+    // One byte is "1 byte".
+    let o = kuuid(&["inspect", "a"]);
+    assert!(stderr(&o).contains("length is 1 byte,"), "{}", stderr(&o));
+
+    // --at says what a time may be, not what the parser saw.
+    for at in ["10000-01-01T00:00:00Z", "1e3"] {
+        let o = kuuid(&["--at", at]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(err.contains("is not a time: give RFC 3339"), "{err}");
+        assert!(!err.contains("parse") && !err.contains("digit"), "{err}");
+    }
+    // v7 past its range names the 48-bit limit.
+    let o = kuuid(&["--format", "v7", "--at", "281474976710656"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("48-bit") && !err.contains("prefix"), "{err}");
+
+    // clap's tip survives the one-line error.
+    let o = kuuid(&["--formt", "v7"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("(a similar argument exists: '--format')"),
+        "{}",
+        stderr(&o)
+    );
+
+    // inspect's --format help names only flags inspect takes.
+    let help = stdout(&kuuid(&["inspect", "--help"]));
+    assert!(help.contains("couch-utc-id"), "{help}");
+    assert!(
+        !help.contains("--couch-format") && !help.contains("--suffix"),
+        "{help}"
+    );
 }
 
 #[test]
