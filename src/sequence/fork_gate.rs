@@ -68,7 +68,9 @@ impl ForkGate {
     }
 
     /// Closes the gate and waits until no call is inside (the prepare
-    /// handler, on the forking thread).
+    /// handler, on the forking thread). Without fork (Windows) nothing
+    /// closes the gate.
+    #[cfg_attr(not(any(loom, unix)), allow(dead_code))]
     pub fn close(&self, mut wait: impl FnMut()) {
         self.word.fetch_or(CLOSED, Ordering::AcqRel);
         while self.word.load(Ordering::Acquire) & !CLOSED != 0 {
@@ -77,6 +79,7 @@ impl ForkGate {
     }
 
     /// Opens the gate (after the fork, in the parent and in the child).
+    #[cfg_attr(not(any(loom, unix)), allow(dead_code))]
     pub fn open(&self) {
         self.word.fetch_and(!CLOSED, Ordering::Release);
     }
