@@ -14,7 +14,9 @@ pub struct RangeArgs {
     #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
     to: Timestamp,
     /// Put TEXT before both keys: the document type of ids made as
-    /// type + kuuid (`user:`). End it with a character outside base62.
+    /// type + kuuid (`user:`). It must end with a character outside base62
+    /// (0-9, A-Z, a-z): `user` is refused, as its range would also take
+    /// ids of a `users` type.
     #[arg(long, value_name = "TEXT")]
     key_prefix: Option<String>,
     #[command(flatten)]
@@ -24,6 +26,12 @@ pub struct RangeArgs {
 pub fn run(a: &RangeArgs) -> Result<(), Failure> {
     let range = KeyRange::new(a.layout.layout(), a.from, a.to)?;
     match &a.key_prefix {
+        Some(prefix) if prefix.ends_with(|c: char| c.is_ascii_alphanumeric()) => {
+            Err(Failure::Usage(format!(
+                "--key-prefix {prefix:?} ends in a base62 character: its range would also \
+                 take the ids of a type such as \"{prefix}s\"; end it with a separator such as ':'"
+            )))
+        }
         Some(prefix) => crate::print_line(&range.with_prefix(prefix)),
         None => crate::print_line(&range),
     }

@@ -27,16 +27,20 @@ use report::{Figure, Report, SCHEMA};
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Ids per round (the default keeps a round's 2 MiB in L2).
+    /// Ids per round (the default, 65536, keeps a round's 2 MiB in L2). At
+    /// most 4194304 (2^22), so that a round's buffers (about 121 bytes an
+    /// id, and 32 more per id for each thread of the thread rows, up to
+    /// 1 GiB in all) fit in memory.
     #[arg(short = 'n', long = "count", value_name = "N",
-          value_parser = clap::value_parser!(u64).range(1..=1 << 28))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
     count: Option<u64>,
     /// Timed rounds per figure (the median is shown).
     #[arg(long, value_name = "R",
           value_parser = clap::value_parser!(u64).range(1..=1000))]
     rounds: Option<u64>,
-    /// Only this path (default: every path this CPU runs); the `id()` and
-    /// format rows run on the process's path, set with KUUID_ISA.
+    /// Only this path (default: every path this CPU runs). The whole run
+    /// takes it: the `id()`, format and thread rows too (the command runs
+    /// itself again with KUUID_ISA set, which picks the process's path).
     #[arg(long, value_name = "ISA", value_parser = parse_isa)]
     isa: Option<Isa>,
     /// Thread counts 1..=N for the scaling rows (default: the cores this
@@ -44,8 +48,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
-    /// A few seconds: fewer ids and rounds, a smaller DRAM buffer, and only
-    /// 1 and N threads.
+    /// A few seconds: -n 16384 and 7 rounds (unless given), a 64 MiB DRAM
+    /// buffer for the store limit (not 256 MiB), 5 ms thread rounds (not
+    /// 20) and only 1 and N threads.
     #[arg(long)]
     quick: bool,
     /// Print one JSON document (header and every figure, min/median/max)
@@ -134,6 +139,41 @@ fn machine_failure(e: impl std::fmt::Display) -> Failure {
     Failure::Io(io::Error::other(e.to_string()))
 }
 
+/// The largest `-n`: see its help.
+const MAX_COUNT: u64 = 1 << 22;
+
+/// The thread rows' buffers together stay under this: with many threads
+/// each takes fewer ids.
+const THREAD_BYTES: usize = 1 << 30;
+
+/// Runs this command again with `KUUID_ISA` naming `isa`, so every row
+/// (`id()`, the formats, the threads) runs on it: the process's path is
+/// chosen once, at its first id.
+fn run_on(isa: Isa) -> Result<(), Failure> {
+    if std::env::var("KUUID_ISA").is_ok_and(|v| v == isa.name()) {
+        return Err(machine_failure(format!(
+            "KUUID_ISA={isa} is set, yet the process runs the {} path",
+            kuuid::engine::isa()
+        )));
+    }
+    let exe = std::env::current_exe()?;
+    let mut child = std::process::Command::new(exe);
+    child
+        .args(std::env::args_os().skip(1))
+        .env("KUUID_ISA", isa.name());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // Only returns on failure.
+        Err(Failure::Io(child.exec()))
+    }
+    #[cfg(not(unix))]
+    {
+        let status = child.status()?;
+        std::process::exit(status.code().unwrap_or(1))
+    }
+}
+
 pub fn run(a: &BenchArgs) -> Result<(), Failure> {
     let paths = match a.isa {
         Some(isa) if !isa.is_supported() => {
@@ -143,6 +183,7 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
                 available.join(", ")
             )));
         }
+        Some(isa) if isa != kuuid::engine::isa() => return run_on(isa),
         Some(isa) => vec![isa],
         None => Isa::available(),
     };
@@ -433,9 +474,11 @@ impl Bench {
     /// with its own generator and buffer; ids/s in total and the scaling
     /// over one thread.
     fn threads(&mut self, counts: &[usize], span: Duration) -> Result<(), Failure> {
-        let (n, rounds) = (self.n, self.rounds);
+        let rounds = self.rounds;
+        let isa = kuuid::engine::isa();
         let mut one = [f64::NAN; 2];
         for &t in counts {
+            let n = self.n.min(THREAD_BYTES / size_of::<Kuuid>() / t);
             let per_item = stats_threaded(
                 t,
                 rounds,
@@ -447,7 +490,7 @@ impl Bench {
                     n as u64
                 },
             );
-            let mut f = Figure::new(format!("threads/fill/{t}"), "id", t, per_item, 1);
+            let mut f = Figure::new(format!("threads/{isa}/fill/{t}"), "id", t, per_item, 1);
             if t == 1 {
                 one[0] = f.per_second;
             }
@@ -465,7 +508,7 @@ impl Bench {
                     1024
                 },
             );
-            let mut f = Figure::new(format!("threads/id/{t}"), "id", t, per_item, 1);
+            let mut f = Figure::new(format!("threads/{isa}/id/{t}"), "id", t, per_item, 1);
             if t == 1 {
                 one[1] = f.per_second;
             }

@@ -21,7 +21,7 @@ pub struct Report {
 #[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct Figure {
     /// A stable key, the same on every machine (`fill/avx2/fast`,
-    /// `threads/id/2`, `limit/store/l2`): what a baseline is matched by.
+    /// `threads/avx2/id/2`, `limit/store/l2`): what a baseline is matched by.
     pub name: String,
     /// What one item is (`id`, `32-byte slot`, `16 random bytes`, `read`).
     pub per: String,

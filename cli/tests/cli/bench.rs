@@ -60,11 +60,14 @@ fn json_has_the_header_and_every_figure() {
         "v7/single",
         "objectid/bulk-text",
         "couch/sequential",
-        "threads/fill/1",
-        "threads/fill/2",
-        "threads/id/2",
     ] {
         assert!(has(n), "{n} missing: {names:?}");
+    }
+    // Thread rows name the process's path.
+    let path = h["engine_path"].as_str().unwrap();
+    for t in ["fill/1", "fill/2", "id/2"] {
+        let n = format!("threads/{path}/{t}");
+        assert!(has(&n), "{n} missing: {names:?}");
     }
     for f in doc["figures"].as_array().unwrap() {
         let (min, med, max) = (
@@ -98,6 +101,18 @@ fn one_path_only_with_isa() {
         .any(|p| name.starts_with(p));
         assert!(!is_path_row || name.contains("scalar"), "{name}");
     }
+    // The whole run takes the path: the header, id() and the thread rows.
+    assert_eq!(doc["header"]["engine_path"], "scalar");
+    let names = names(&doc);
+    assert!(names.iter().any(|n| n == "id/scalar"), "{names:?}");
+    assert!(
+        names.iter().any(|n| n.starts_with("threads/scalar/fill/")),
+        "{names:?}"
+    );
+    // -n is capped where the buffers still fit in memory.
+    let o = kuuid(&["bench", "-n", "268435456"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("4194304"), "{}", stderr(&o));
     let o = kuuid(&["bench", "--isa", "mmx"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--isa"), "{}", stderr(&o));

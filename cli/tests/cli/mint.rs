@@ -277,6 +277,8 @@ fn bad_arguments_exit_2_with_one_line() {
         &["prefix", "--at", "-5"],
         &["range", "--from", "2020-01-01T00:00:00Z"],
         &["range", "--from", "2000", "--to", "1000"],
+        &["range", "--from", "0", "--to", "5", "--key-prefix", "user"],
+        &["range", "--from", "0", "--to", "5", "--key-prefix", "v7"],
         &["inspect", "--nope"],
     ] {
         let o = kuuid(args);
