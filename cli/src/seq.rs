@@ -2,6 +2,7 @@
 //! time (`kuuid::sequence`).
 
 use std::io;
+use std::time::Duration;
 
 use clap::Args;
 use kuuid::sequence::render::{BASE62_LEN, MAX_DECIMAL_WIDTH, encode_base62, encode_decimal};
@@ -18,15 +19,24 @@ pub struct SeqArgs {
     /// connection string (postgres://... or host=... user=...).
     #[arg(long, value_name = "DB")]
     db: String,
-    /// The counter's name.
+    /// The counter's name (not empty).
     #[arg(long, value_name = "NAME")]
     name: String,
     /// How many values to print.
     #[arg(short = 'n', long = "count", value_name = "COUNT", default_value_t = 1)]
     count: u64,
-    /// Values leased from the database at a time.
-    #[arg(long, value_name = "B", default_value_t = 1000)]
-    block: u64,
+    /// Values leased from the database at a time (default: COUNT, capped
+    /// at --shard-range, so a run leases what it prints and the next run
+    /// goes on where it stopped).
+    #[arg(long, value_name = "B",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    block: Option<u64>,
+    /// Seconds a lease waits while another process writes the SQLite file
+    /// (default 30); then the run fails with "database is locked". For
+    /// PostgreSQL, set lock_timeout in the connection string instead.
+    #[arg(long, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    busy_timeout: Option<u64>,
     /// Print each value as exactly D decimal digits; a value that needs more
     /// is an error.
     #[arg(long, value_name = "D", conflicts_with = "base62",
@@ -46,10 +56,27 @@ pub struct SeqArgs {
 }
 
 pub fn run(a: &SeqArgs) -> Result<(), Failure> {
+    if a.name.is_empty() {
+        return Err(Failure::Usage(
+            "--name is empty: name the counter".to_owned(),
+        ));
+    }
+    if let (Some(block), Some(range)) = (a.block, a.shard_range)
+        && block > range
+    {
+        return Err(Failure::Usage(format!(
+            "--block {block} is larger than --shard-range {range}: a lease must fit in one shard's range"
+        )));
+    }
     if let Some(path) = a.db.strip_prefix("sqlite:") {
         let path = sqlite_path(path)?;
-        let store = SqliteCounters::open(path).map_err(failure)?;
+        let timeout = Duration::from_secs(a.busy_timeout.unwrap_or(30));
+        let store = SqliteCounters::open_with_busy_timeout(path, timeout).map_err(failure)?;
         print(a, store)
+    } else if a.busy_timeout.is_some() {
+        Err(Failure::Usage(
+            "--busy-timeout is for sqlite: databases; for PostgreSQL put options='-c lock_timeout=5s' in the connection string".to_owned(),
+        ))
     } else if a.db.starts_with("postgres://")
         || a.db.starts_with("postgresql://")
         || a.db.contains('=')
@@ -79,6 +106,19 @@ fn sqlite_path(path: &str) -> Result<&str, Failure> {
             "--db sqlite:{path}: an in-memory or temporary database would start the counter afresh every run; give a file path"
         )));
     }
+    // SQLite says only "unable to open database file" (twice, through its
+    // error's layers); the OS says why: a missing directory, permission.
+    if let Err(e) = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+    {
+        return Err(Failure::Io(io::Error::new(
+            e.kind(),
+            format!("--db sqlite:{path}: cannot open or create the file: {e}"),
+        )));
+    }
     Ok(path)
 }
 
@@ -93,7 +133,11 @@ fn print<C: kuuid::sequence::CounterStore>(a: &SeqArgs, store: C) -> Result<(), 
 }
 
 fn emit(a: &SeqArgs, source: impl BlockSource) -> Result<(), Failure> {
-    let seq = Sequence::new(source, a.block).map_err(failure)?;
+    let block = a
+        .block
+        .unwrap_or_else(|| a.count.min(a.shard_range.unwrap_or(u64::MAX)))
+        .max(1);
+    let seq = Sequence::new(source, block).map_err(failure)?;
     let mut sink = Sink::new(io::stdout().lock(), false);
     let mut values = vec![0u64; 4096];
     // 20 decimal digits is the longer of the two forms.

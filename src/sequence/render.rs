@@ -47,7 +47,8 @@ impl fmt::Display for RenderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RenderError::TooWide { value, width } => {
-                write!(f, "{value} does not fit in {width} decimal digits")
+                let s = if *width == 1 { "" } else { "s" };
+                write!(f, "{value} does not fit in {width} decimal digit{s}")
             }
             RenderError::Width(w) => {
                 write!(f, "width {w} is out of range (1..={MAX_DECIMAL_WIDTH})")

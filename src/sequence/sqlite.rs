@@ -28,7 +28,7 @@ const COLUMNS: [(&str, &str); 4] = [
 /// of the counter, then `UPDATE ... SET next = next + len ... RETURNING`),
 /// committed with `synchronous = FULL` (set on every connection) before the
 /// block is used. Processes sharing the file take turns (a busy timeout of
-/// 30 s).
+/// 30 s, or the one given to [`SqliteCounters::open_with_busy_timeout`]).
 ///
 /// ```
 /// use kuuid::sequence::{Counter, Sequence, SqliteCounters};
@@ -42,8 +42,12 @@ const COLUMNS: [(&str, &str); 4] = [
 #[derive(Debug)]
 pub struct SqliteCounters {
     path: PathBuf,
+    busy_timeout: Duration,
     conn: PerProcess<Conn>,
 }
+
+/// How long a call waits for another process's transaction by default.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A connection and the counters whose layout it has checked (a layout
 /// row never changes once written).
@@ -57,8 +61,29 @@ impl SqliteCounters {
     /// Opens (or creates) the file and the table, in WAL mode; refuses a
     /// table whose columns are not the ones above.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Error> {
+        Self::open_with_busy_timeout(path, BUSY_TIMEOUT)
+    }
+
+    /// [`open`](Self::open), with how long each call may wait while
+    /// another process holds the file's write lock (30 s for `open`);
+    /// past it a lease fails with the store's "database is locked".
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use kuuid::sequence::SqliteCounters;
+    /// let path = std::env::temp_dir().join(format!("kuuid-doc-busy-{}.db", std::process::id()));
+    /// let store = SqliteCounters::open_with_busy_timeout(&path, Duration::from_secs(2))?;
+    /// # drop(store);
+    /// # for ext in ["", "-wal", "-shm"] { let _ = std::fs::remove_file(format!("{}{ext}", path.display())); }
+    /// # Ok::<(), kuuid::sequence::Error>(())
+    /// ```
+    pub fn open_with_busy_timeout(
+        path: impl AsRef<Path>,
+        busy_timeout: Duration,
+    ) -> Result<Self, Error> {
         let store = SqliteCounters {
             path: path.as_ref().to_owned(),
+            busy_timeout,
             conn: PerProcess::new(),
         };
         let _inside = super::fork_gate::inside();
@@ -74,10 +99,11 @@ impl SqliteCounters {
     fn connect(&self) -> Result<Conn, Error> {
         let store = |e: rusqlite::Error| Error::Store(Box::new(e));
         let db = Connection::open(&self.path).map_err(store)?;
-        db.busy_timeout(Duration::from_secs(30)).map_err(store)?;
+        db.busy_timeout(self.busy_timeout).map_err(store)?;
         // Switching a new file to WAL while another process does the same
         // fails at once with SQLITE_BUSY (SQLite calls no busy handler
-        // there): retry for up to 30 s, as the busy timeout would.
+        // there): retry every 10 ms for as long as the busy timeout.
+        let max_tries = self.busy_timeout.as_millis() / 10;
         let mut tries = 0;
         loop {
             let setup = db
@@ -92,7 +118,7 @@ impl SqliteCounters {
                     )
                 });
             match setup {
-                Err(e) if is_busy(&e) && tries < 3000 => {
+                Err(e) if is_busy(&e) && tries < max_tries => {
                     tries += 1;
                     std::thread::sleep(Duration::from_millis(10));
                 }

@@ -190,12 +190,17 @@ fn overflows_and_bad_arguments_are_one_line() {
         (1..=9).map(|v| v.to_string()).collect::<Vec<_>>()
     );
     assert!(
-        stderr(&o).contains("10 does not fit in 1 decimal digits"),
+        stderr(&o).contains("10 does not fit in 1 decimal digit\n"),
         "{}",
         stderr(&o)
     );
     for (args, what) in [
-        (vec!["--block", "0"], "block length 0"),
+        (vec!["--block", "0"], "--block"),
+        (
+            vec!["--shards", "2", "--shard-range", "10", "--block", "20"],
+            "--block 20 is larger than --shard-range 10",
+        ),
+        (vec!["--busy-timeout", "x"], "--busy-timeout"),
         (vec!["--digits", "21"], "--digits"),
         (vec!["--digits", "3", "--base62"], "--base62"),
         (vec!["--shards", "4"], "--shard-range"),
@@ -387,4 +392,57 @@ fn pguser_fills_a_connection_string_without_user() {
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(numbers(&o), [1, 2]);
+}
+
+/// Issue 20, item 8: a one-shot run leases what it prints, so runs follow
+/// on; an empty name, --busy-timeout on PostgreSQL and a directory that is
+/// not there are refused in one line each; --busy-timeout bounds the wait
+/// for another process's write lock.
+#[test]
+fn one_shot_runs_follow_on_and_waits_are_bounded() {
+    let db = TempDb::new("oneshot");
+    let url = db.url();
+    let mut printed = Vec::new();
+    for n in ["1", "1", "3", "1"] {
+        let o = kuuid(&["seq", "--db", &url, "--name", "o", "-n", n]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        printed.extend(numbers(&o));
+    }
+    assert_eq!(printed, (1..=6).collect::<Vec<u64>>());
+
+    let o = kuuid(&["seq", "--db", &url, "--name", ""]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--name is empty"), "{}", stderr(&o));
+    let o = kuuid(&[
+        "seq",
+        "--db",
+        "postgres://127.0.0.1/x",
+        "--name",
+        "x",
+        "--busy-timeout",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("lock_timeout"), "{}", stderr(&o));
+    let missing = std::env::temp_dir().join(format!("kuuid-no-such-dir-{}", std::process::id()));
+    let url_missing = format!("sqlite:{}/a.db", missing.display());
+    let o = kuuid(&["seq", "--db", &url_missing, "--name", "x"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("No such file or directory"), "{err}");
+    assert_eq!(err.matches("open").count(), 1, "said once: {err}");
+
+    // Another process holds the write lock: the run gives up after about
+    // --busy-timeout seconds (the default would wait 30), exit 1.
+    let holder = rusqlite::Connection::open(&db.0).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let start = std::time::Instant::now();
+    let o = kuuid(&["seq", "--db", &url, "--name", "o", "--busy-timeout", "1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // A wide bound: it tells 1 s from 30 s on a loaded machine.
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    assert!(stderr(&o).contains("locked"), "{}", stderr(&o));
+    holder.execute_batch("ROLLBACK").unwrap();
+    let o = kuuid(&["seq", "--db", &url, "--name", "o"]);
+    assert_eq!(numbers(&o), [7]);
 }
