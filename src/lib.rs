@@ -420,7 +420,26 @@ pub mod __test_clock {
     }
 }
 
-/// The README's examples, compiled and run as doctests so they stay true.
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
+/// The README's and the guides' examples, compiled and run as doctests so
+/// they stay true (with every feature: the test command's).
+#[cfg(all(doctest, feature = "rusqlite", feature = "serde", feature = "uuid"))]
+mod guide_doctests {
+    #[doc = include_str!("../README.md")]
+    pub struct Readme;
+    #[doc = include_str!("../docs/formats.md")]
+    pub struct Formats;
+    #[doc = include_str!("../docs/databases.md")]
+    pub struct Databases;
+    #[doc = include_str!("../docs/counters.md")]
+    pub struct Counters;
+    #[doc = include_str!("../docs/cli.md")]
+    pub struct Cli;
+    #[doc = include_str!("../docs/performance.md")]
+    pub struct Performance;
+    #[doc = include_str!("../docs/concurrency.md")]
+    pub struct Concurrency;
+    #[doc = include_str!("../docs/npm.md")]
+    pub struct Npm;
+    #[doc = include_str!("../docs/testing.md")]
+    pub struct Testing;
+}

@@ -9,7 +9,7 @@
 //! | [`ObjectId`] | `bytea` (12 bytes), or text (24 hex) | `bytea` |
 //!
 //! A kuuid `text` key sorts in time order only under a byte-order
-//! collation: declare it `COLLATE "C"` (the README's collation section
+//! collation: declare it `COLLATE "C"` (docs/databases.md
 //! shows what `en-US-x-icu` does to it). A value that is not an id of the
 //! column's type is an error saying what is wrong, never a panic.
 

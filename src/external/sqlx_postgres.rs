@@ -10,7 +10,7 @@
 //! Each type also has its array type, for `= ANY($1)`. The conversions
 //! lean on sqlx's own `&str` and `Vec<u8>` ones, so the text and binary
 //! wire formats both work. A kuuid `text` key sorts in time order only
-//! under `COLLATE "C"` (see the README's collation section). A value that
+//! under `COLLATE "C"` (see docs/databases.md). A value that
 //! is not an id of the column's type is an error saying what is wrong,
 //! never a panic.
 

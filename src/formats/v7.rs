@@ -560,7 +560,7 @@ const BLOCK: u64 = 256;
 /// within one: a generator keeps minting from its block until the clock
 /// moves on. [`kuuid::v7`](crate::v7) is the one ordered across the whole
 /// process, at the price of one atomic add on the shared word an id
-/// (measured in the README: two threads minting at once each run several
+/// (measured in docs/formats.md: two threads minting at once each run several
 /// times slower than one alone).
 ///
 /// A forked child, or a [`kuuid::reseed`](crate::reseed), drops the block:

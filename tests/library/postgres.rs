@@ -92,7 +92,7 @@ fn keys_sort_in_mint_order_under_c_and_uuid() {
     );
 }
 
-/// The README's collation warning, shown: under a linguistic (ICU)
+/// The collation warning of docs/databases.md, shown: under a linguistic (ICU)
 /// collation, base62's upper and lower case interleave and kuuid order is
 /// lost.
 #[test]

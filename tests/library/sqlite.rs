@@ -130,7 +130,7 @@ fn the_key_order_is_mint_order() {
 }
 
 /// base62 has two cases: a `NOCASE` column folds them and loses the order
-/// (the README's collation section).
+/// (docs/databases.md).
 #[test]
 fn nocase_breaks_the_order() {
     let db = db();
