@@ -70,8 +70,11 @@ pub fn run(a: &SeqArgs) -> Result<(), Failure> {
     }
     if let Some(path) = a.db.strip_prefix("sqlite:") {
         let path = sqlite_path(path)?;
-        let timeout = Duration::from_secs(a.busy_timeout.unwrap_or(30));
-        let store = SqliteCounters::open_with_busy_timeout(path, timeout).map_err(failure)?;
+        let store = match a.busy_timeout {
+            Some(secs) => SqliteCounters::open_with_busy_timeout(path, Duration::from_secs(secs)),
+            None => SqliteCounters::open(path),
+        }
+        .map_err(failure)?;
         print(a, store)
     } else if a.busy_timeout.is_some() {
         Err(Failure::Usage(

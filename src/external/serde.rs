@@ -116,12 +116,12 @@ impl IdText for Simple {
         f(self.0.encode_simple(&mut [0; 32]))
     }
     fn with_binary<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
-        f(self.0.as_bytes())
+        self.0.with_binary(f)
     }
     fn parse_any(bytes: &[u8]) -> Result<Self, String> {
         parse_uuid7(bytes).map(Simple)
     }
-    const EXPECTING: &'static str = "a UUIDv7 as a string or 16 bytes";
+    const EXPECTING: &'static str = Uuid7::EXPECTING;
 }
 
 impl IdText for ObjectId {
