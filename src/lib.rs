@@ -83,6 +83,7 @@ mod lines;
 mod local;
 mod monotonic;
 mod options;
+pub mod order;
 mod parse;
 mod range;
 mod rng;
@@ -438,6 +439,8 @@ mod guide_doctests {
     pub struct Performance;
     #[doc = include_str!("../docs/concurrency.md")]
     pub struct Concurrency;
+    #[doc = include_str!("../docs/order.md")]
+    pub struct OrderKeys;
     #[doc = include_str!("../docs/npm.md")]
     pub struct Npm;
     #[doc = include_str!("../docs/testing.md")]

@@ -122,3 +122,15 @@ impl fmt::Display for Bytes {
         }
     }
 }
+
+/// A byte in a message: `'x'` when printable, `0x0a` otherwise.
+pub(crate) struct Shown(pub u8);
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            b if b.is_ascii_graphic() => write!(f, "'{}'", b as char),
+            b => write!(f, "0x{b:02x}"),
+        }
+    }
+}

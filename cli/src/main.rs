@@ -3,6 +3,7 @@
 //! A thin layer over the library: argument parsing and output only.
 
 mod bench;
+mod between;
 mod generate;
 mod inspect;
 mod prefix;
@@ -38,6 +39,9 @@ enum Command {
     Inspect(inspect::InspectArgs),
     /// Print the CouchDB startkey/endkey covering a time interval, as JSON.
     Range(range::RangeArgs),
+    /// Print order keys between two keys (fractional indexing, as npm
+    /// fractional-indexing): for ordered lists kept one document per item.
+    Between(between::BetweenArgs),
     /// Measure minting and decoding speed on this CPU, per engine path.
     Bench(bench::BenchArgs),
     /// Print numbers from a counter in SQLite or PostgreSQL, leased a block
@@ -141,6 +145,7 @@ fn main() -> ExitCode {
         Some(Command::Inspect(a)) => inspect::run(&a),
         Some(Command::Range(a)) => range::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
+        Some(Command::Between(a)) => between::run(&a),
         #[cfg(feature = "db")]
         Some(Command::Seq(a)) => seq::run(&a),
     };

@@ -16,6 +16,8 @@ mod monotonic;
 mod npm_compat;
 mod npm_node;
 mod objectid;
+mod order;
+mod order_npm;
 mod postgres;
 mod postgres_tls;
 mod range;

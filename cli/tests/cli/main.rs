@@ -5,5 +5,6 @@ mod common;
 mod server;
 
 mod bench;
+mod between;
 mod mint;
 mod seq;

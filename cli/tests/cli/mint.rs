@@ -403,6 +403,7 @@ fn a_full_disk_is_one_line_and_exit_1() {
         &["--version"],
         &["-n", "10"],
         &["inspect", "00000000000000"],
+        &["between", "-n", "10"],
     ] {
         let o = kuuid_to_full(args);
         let err = stderr(&o);

@@ -1,0 +1,79 @@
+//! `kuuid between`: the library's keys, one per line or as JSON, with open
+//! ends given as empty arguments, and bad bounds refused in one line.
+
+use kuuid::order::{n_keys_between, n_keys_between_jittered};
+
+use crate::common::{kuuid, stderr, stdout};
+
+fn keys(a: Option<&str>, b: Option<&str>, n: usize) -> Vec<String> {
+    n_keys_between(a, b, n)
+        .unwrap()
+        .into_iter()
+        .map(|k| k.into_string())
+        .collect()
+}
+
+/// The arguments after `between`, and the library call they stand for.
+type Case<'a> = (&'a [&'a str], Option<&'a str>, Option<&'a str>, usize);
+
+#[test]
+fn prints_the_librarys_keys() {
+    let cases: [Case; 5] = [
+        (&[], None, None, 1),
+        (&["a0", "a1", "-n", "5"], Some("a0"), Some("a1"), 5),
+        (&["", "a0", "-n", "70"], None, Some("a0"), 70),
+        (&["az", "", "--count", "3"], Some("az"), None, 3),
+        (&["Zz"], Some("Zz"), None, 1),
+    ];
+    for (args, a, b, n) in cases {
+        let mut all = vec!["between"];
+        all.extend_from_slice(args);
+        let o = kuuid(&all);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let printed: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+        assert_eq!(printed, keys(a, b, n), "{args:?}");
+    }
+    let o = kuuid(&["between", "a0", "a1", "-n", "3", "--json"]);
+    let json: Vec<String> = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json, keys(Some("a0"), Some("a1"), 3));
+}
+
+#[test]
+fn jittered_keys_ascend_inside_the_bounds() {
+    let o = kuuid(&["between", "a0", "a1", "-n", "50", "--jitter", "30"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let printed: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+    assert_eq!(printed.len(), 50);
+    assert!(printed.windows(2).all(|w| w[0] < w[1]));
+    assert!(
+        printed
+            .iter()
+            .all(|k| "a0" < k.as_str() && k.as_str() < "a1")
+    );
+    // Jitter extends the plain keys.
+    for (k, plain) in printed.iter().zip(keys(Some("a0"), Some("a1"), 50)) {
+        assert!(k.starts_with(&plain), "{k} from {plain}");
+    }
+    let lib = n_keys_between_jittered(Some("a0"), Some("a1"), 50, 30).unwrap();
+    assert_ne!(lib.iter().map(|k| k.as_str()).collect::<Vec<_>>(), printed);
+}
+
+#[test]
+fn bad_bounds_are_one_line_and_exit_2() {
+    for (args, says) in [
+        (&["between", "a1", "a0"][..], "\"a1\" is not below B \"a0\""),
+        (&["between", "a0 "], "byte 0x20 at 2 is not a base62 digit"),
+        (
+            &["between", "", "b1"],
+            "B \"b1\" is not an order key: head 'b'",
+        ),
+        (&["between", "a10"], "ends in '0'"),
+        (&["between", "--jitter", "65"], "0 to 64 random bits"),
+    ] {
+        let o = kuuid(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,361 @@
+//! One key between two: the midpoint of two fractions, the integer step,
+//! and the rules npm `fractional-indexing` 4.0.0 follows to pick between
+//! them (so our keys are byte-identical to its `generateKeyBetween`).
+//!
+//! Everything here works on bytes already validated: every byte after the
+//! head is a base62 digit, fractions do not end in `0`, and `a < b`.
+
+use std::fmt;
+
+use super::key::{OrderKey, OrderKeyError, SMALLEST, digit, integer_len, integer_part, validate};
+use crate::engine::ALPHABET;
+
+/// Why no key could be made between two bounds.
+///
+/// ```
+/// use kuuid::order::{OrderError, OrderKeyError, key_between};
+///
+/// let err = key_between(Some("a1"), Some("a0")).unwrap_err();
+/// assert_eq!(err, OrderError::NotAscending);
+/// let err = key_between(Some("a0 "), None).unwrap_err();
+/// assert_eq!(err, OrderError::Lower(OrderKeyError::Digit { byte: b' ', at: 2 }));
+/// assert_eq!(err.to_string(), "lower key: byte 0x20 at 2 is not a base62 digit (0-9, A-Z, a-z)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OrderError {
+    /// The lower bound is not a key.
+    Lower(OrderKeyError),
+    /// The upper bound is not a key.
+    Upper(OrderKeyError),
+    /// The lower bound is not below the upper (npm swaps them; we refuse,
+    /// since a caller who passes them reversed has mixed up the neighbours).
+    NotAscending,
+    /// More random bits than the jitter takes (at most 64).
+    JitterBits {
+        /// The number asked for.
+        found: u32,
+    },
+    /// More keys than one call makes (at most 2^40).
+    TooMany {
+        /// The number asked for.
+        found: u64,
+    },
+}
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OrderError::Lower(e) => write!(f, "lower key: {e}"),
+            OrderError::Upper(e) => write!(f, "upper key: {e}"),
+            OrderError::NotAscending => f.write_str("the lower key is not below the upper key"),
+            OrderError::JitterBits { found } => {
+                write!(f, "jitter takes 0 to 64 random bits, got {found}")
+            }
+            OrderError::TooMany { found } => {
+                write!(f, "at most 2^40 keys a call, asked for {found}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OrderError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OrderError::Lower(e) | OrderError::Upper(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Checks both bounds and their order.
+pub(crate) fn check(a: Option<&[u8]>, b: Option<&[u8]>) -> Result<(), OrderError> {
+    if let Some(a) = a {
+        validate(a).map_err(OrderError::Lower)?;
+    }
+    if let Some(b) = b {
+        validate(b).map_err(OrderError::Upper)?;
+    }
+    match (a, b) {
+        (Some(a), Some(b)) if a >= b => Err(OrderError::NotAscending),
+        _ => Ok(()),
+    }
+}
+
+/// A key strictly between `a` and `b`; `None` is an open end.
+///
+/// The same key npm `fractional-indexing` 4.0.0's `generateKeyBetween`
+/// returns for valid, ascending bounds: short, and in the middle of the
+/// gap. Bounds are checked first; npm accepts some invalid ones
+/// (`docs/order.md` lists where we differ).
+///
+/// ```
+/// use kuuid::order::key_between;
+///
+/// let first = key_between(None, None)?;                 // a0
+/// let next = key_between(Some(first.as_str()), None)?;   // a1
+/// let before = key_between(None, Some(first.as_str()))?; // Zz
+/// let mid = key_between(Some("a1"), Some("a2"))?;        // a1V
+/// assert_eq!([first.as_str(), next.as_str(), before.as_str(), mid.as_str()], ["a0", "a1", "Zz", "a1V"]);
+/// assert!(before < first && first < next);
+/// # Ok::<(), kuuid::order::OrderError>(())
+/// ```
+pub fn key_between(a: Option<&str>, b: Option<&str>) -> Result<OrderKey, OrderError> {
+    let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
+    check(a, b)?;
+    let mut out = Vec::with_capacity(a.map_or(2, <[u8]>::len) + 2);
+    between(a, b, &mut out);
+    Ok(OrderKey::from_valid(out))
+}
+
+/// Appends the key between valid, ascending `a` and `b` to `out`.
+pub(crate) fn between(a: Option<&[u8]>, b: Option<&[u8]>, out: &mut Vec<u8>) {
+    match (a, b) {
+        (None, None) => out.extend_from_slice(b"a0"),
+        (None, Some(b)) => {
+            let ib = integer_part(b);
+            if ib == SMALLEST {
+                // Nothing sorts below the smallest integer: stay on it and
+                // take a fraction below b's.
+                out.extend_from_slice(ib);
+                midpoint(b"", Some(&b[ib.len()..]), out);
+            } else if ib.len() < b.len() {
+                // b has a fraction, so its integer part alone is below it.
+                out.extend_from_slice(ib);
+            } else {
+                let start = out.len();
+                decrement(ib, out);
+                if out[start..] == *SMALLEST {
+                    // npm returns the smallest integer itself here, a key
+                    // its own validator refuses; take a fraction above it.
+                    midpoint(b"", None, out);
+                }
+            }
+        }
+        (Some(a), None) => {
+            let ia = integer_part(a);
+            if !increment(ia, out) {
+                // The largest integer: stay on it, go up in the fraction.
+                out.extend_from_slice(ia);
+                midpoint(&a[ia.len()..], None, out);
+            }
+        }
+        (Some(a), Some(b)) => {
+            let (ia, ib) = (integer_part(a), integer_part(b));
+            if ia == ib {
+                out.extend_from_slice(ia);
+                midpoint(&a[ia.len()..], Some(&b[ib.len()..]), out);
+                return;
+            }
+            let start = out.len();
+            // ib > ia, so ia is not the largest integer.
+            let stepped = increment(ia, out);
+            debug_assert!(stepped);
+            if out[start..] < *b {
+                return;
+            }
+            out.truncate(start);
+            out.extend_from_slice(ia);
+            midpoint(&a[ia.len()..], None, out);
+        }
+    }
+}
+
+/// Appends a fraction strictly between fractions `a` and `b` (`None`: 1),
+/// `a < b`, neither ending in `0`: after their common prefix (`a` padded
+/// with zeros), the middle digit of the gap when there is one; otherwise
+/// `b`'s first digit alone when that is still below `b`, or `a`'s first
+/// digit and a fraction above the rest of `a`.
+fn midpoint(mut a: &[u8], mut b: Option<&[u8]>, out: &mut Vec<u8>) {
+    loop {
+        if let Some(bb) = b {
+            let n = bb
+                .iter()
+                .enumerate()
+                .take_while(|&(i, &d)| a.get(i).copied().unwrap_or(b'0') == d)
+                .count();
+            if n > 0 {
+                out.extend_from_slice(&bb[..n]);
+                a = a.get(n..).unwrap_or(b"");
+                b = Some(&bb[n..]);
+                continue;
+            }
+        }
+        let da = a.first().map_or(0, |&d| digit(d));
+        let db = b.map_or(62, |bb| digit(bb[0]));
+        if db - da > 1 {
+            // npm's Math.round(0.5 * (da + db)): halves round up.
+            out.push(ALPHABET[(da + db).div_ceil(2)]);
+            return;
+        }
+        match b {
+            Some(bb) if bb.len() > 1 => {
+                out.push(bb[0]);
+                return;
+            }
+            _ => {
+                out.push(ALPHABET[da]);
+                a = a.get(1..).unwrap_or(b"");
+                b = None;
+            }
+        }
+    }
+}
+
+/// Appends the integer after `x` and returns true, or returns false (and
+/// appends nothing) when `x` is the largest, `z` and 26 `z` digits.
+fn increment(x: &[u8], out: &mut Vec<u8>) -> bool {
+    let start = out.len();
+    out.extend_from_slice(x);
+    let stepped = step_up(out, start);
+    if !stepped {
+        out.truncate(start);
+    }
+    stepped
+}
+
+/// Appends the integer before `x`, which is not the smallest.
+fn decrement(x: &[u8], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.extend_from_slice(x);
+    let stepped = step_down(out, start);
+    debug_assert!(stepped, "the smallest integer has no predecessor");
+}
+
+/// Turns the integer `v[start..]` into the next one and returns true, or
+/// returns false (leaving it) when it is the largest. Past the last
+/// number of a head comes the first of the next head, one digit longer
+/// above `a` and one shorter below.
+pub(crate) fn step_up(v: &mut Vec<u8>, start: usize) -> bool {
+    if let Some(i) = v[start + 1..].iter().rposition(|&d| d != b'z') {
+        let i = start + 1 + i;
+        v[i] = ALPHABET[digit(v[i]) + 1];
+        v[i + 1..].fill(b'0');
+        return true;
+    }
+    let head = match v[start] {
+        b'z' => return false,
+        b'Z' => b'a',
+        h => h + 1,
+    };
+    let len = integer_len(head).expect("a letter");
+    v.truncate(start);
+    v.push(head);
+    v.resize(start + len, b'0');
+    true
+}
+
+/// Turns the integer `v[start..]` into the one before and returns true, or
+/// returns false (leaving it) when it is the smallest.
+pub(crate) fn step_down(v: &mut Vec<u8>, start: usize) -> bool {
+    if let Some(i) = v[start + 1..].iter().rposition(|&d| d != b'0') {
+        let i = start + 1 + i;
+        v[i] = ALPHABET[digit(v[i]) - 1];
+        v[i + 1..].fill(b'z');
+        return true;
+    }
+    let head = match v[start] {
+        b'A' => return false,
+        b'a' => b'Z',
+        h => h - 1,
+    };
+    let len = integer_len(head).expect("a letter");
+    v.truncate(start);
+    v.push(head);
+    v.resize(start + len, b'z');
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn between_str(a: Option<&str>, b: Option<&str>) -> String {
+        key_between(a, b).unwrap().into_string()
+    }
+
+    #[test]
+    fn npm_readme_examples() {
+        assert_eq!(between_str(None, None), "a0");
+        assert_eq!(between_str(Some("a0"), None), "a1");
+        assert_eq!(between_str(None, Some("a0")), "Zz");
+        assert_eq!(between_str(Some("a0"), Some("a1")), "a0V");
+        assert_eq!(between_str(Some("a1"), Some("a2")), "a1V");
+        assert_eq!(between_str(Some("a0V"), Some("a1")), "a0l");
+        assert_eq!(between_str(Some("Zz"), Some("a0")), "ZzV");
+        assert_eq!(between_str(Some("Zz"), Some("a01")), "a0");
+        assert_eq!(between_str(None, Some("a0V")), "a0");
+        assert_eq!(between_str(Some("b125"), Some("b129")), "b127");
+        assert_eq!(between_str(Some("a0"), Some("a0V")), "a0G");
+        assert_eq!(between_str(Some("a0"), Some("a0G")), "a08");
+        assert_eq!(between_str(Some("b125"), Some("b1259")), "b1255");
+        assert_eq!(between_str(Some("a0"), Some("a01")), "a00V");
+    }
+
+    #[test]
+    fn integers_carry_across_heads() {
+        assert_eq!(between_str(Some("az"), None), "b00");
+        assert_eq!(between_str(Some("Zz"), None), "a0");
+        assert_eq!(between_str(Some("Yzz"), None), "Z0");
+        assert_eq!(between_str(None, Some("b00")), "az");
+        assert_eq!(between_str(None, Some("Z0")), "Yzz");
+        let largest = format!("z{}", "z".repeat(26));
+        assert_eq!(between_str(Some(&largest), None), format!("{largest}V"));
+        // Below the integer after the smallest: not the smallest integer
+        // (npm's answer, which is not a key) but a fraction above it.
+        let one = format!("A{}1", "0".repeat(25));
+        let smallest = std::str::from_utf8(SMALLEST).unwrap();
+        assert_eq!(between_str(None, Some(&one)), format!("{smallest}V"));
+        let keys = crate::order::n_keys_between(None, Some(&format!("{one}a")), 3).unwrap();
+        let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
+        assert_eq!(
+            keys,
+            [format!("{smallest}G"), format!("{smallest}V"), one.clone()]
+        );
+        let above_smallest = format!("{}1", std::str::from_utf8(SMALLEST).unwrap());
+        assert_eq!(
+            between_str(None, Some(&above_smallest)),
+            format!("{}0V", std::str::from_utf8(SMALLEST).unwrap())
+        );
+    }
+
+    #[test]
+    fn bounds_are_checked() {
+        assert_eq!(
+            key_between(Some("a1"), Some("a1")),
+            Err(OrderError::NotAscending)
+        );
+        assert_eq!(
+            key_between(None, Some("b1")),
+            Err(OrderError::Upper(OrderKeyError::Short {
+                head: 'b',
+                needed: 3,
+                found: 2
+            }))
+        );
+        assert_eq!(
+            key_between(Some("0a"), None),
+            Err(OrderError::Lower(OrderKeyError::Head { byte: b'0' }))
+        );
+        assert_eq!(
+            key_between(Some(""), None),
+            Err(OrderError::Lower(OrderKeyError::Empty))
+        );
+        assert_eq!(
+            key_between(Some("a10"), None),
+            Err(OrderError::Lower(OrderKeyError::TrailingZero { at: 2 }))
+        );
+        let smallest = std::str::from_utf8(SMALLEST).unwrap();
+        assert_eq!(
+            key_between(None, Some(smallest)),
+            Err(OrderError::Upper(OrderKeyError::Smallest))
+        );
+        assert_eq!(
+            key_between(Some("a\u{e9}"), None),
+            Err(OrderError::Lower(OrderKeyError::Digit {
+                byte: 0xC3,
+                at: 1
+            }))
+        );
+    }
+}

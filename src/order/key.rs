@@ -1,0 +1,342 @@
+//! The order key value types, their validator and its error.
+//!
+//! A key is an integer part (a head letter that fixes its length, then
+//! base62 digits) and an optional fraction (base62 digits, never ending in
+//! `0`, so every position has exactly one spelling). Keys compare by byte,
+//! which is ASCII order, which is the order npm `fractional-indexing` and
+//! CouchDB's `_all_docs` use.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::engine::scalar::DIGIT;
+
+/// The smallest integer part, `A` and 26 zeros: nothing sorts before it
+/// without a fraction, so it is not a key on its own.
+pub(crate) const SMALLEST: &[u8; 27] = b"A00000000000000000000000000";
+
+/// The length of the integer part that `head` starts (2 for `a` and `Z`,
+/// up to 27 for `z` and `A`), or `None` if `head` is not a letter.
+#[inline]
+pub(crate) fn integer_len(head: u8) -> Option<usize> {
+    match head {
+        b'a'..=b'z' => Some(usize::from(head - b'a') + 2),
+        b'A'..=b'Z' => Some(usize::from(b'Z' - head) + 2),
+        _ => None,
+    }
+}
+
+/// The integer part of a valid key.
+#[inline]
+pub(crate) fn integer_part(key: &[u8]) -> &[u8] {
+    let len = integer_len(key[0]).expect("a valid key starts with a letter");
+    &key[..len]
+}
+
+/// The value of a base62 digit already known to be one.
+#[inline]
+pub(crate) fn digit(b: u8) -> usize {
+    usize::from(DIGIT[usize::from(b & 0x7F)])
+}
+
+/// Checks `key` against the format; the error says what is wrong and where.
+pub(crate) fn validate(key: &[u8]) -> Result<(), OrderKeyError> {
+    let Some(&head) = key.first() else {
+        return Err(OrderKeyError::Empty);
+    };
+    let Some(int_len) = integer_len(head) else {
+        return Err(OrderKeyError::Head { byte: head });
+    };
+    if key.len() < int_len {
+        return Err(OrderKeyError::Short {
+            head: head as char,
+            needed: int_len,
+            found: key.len(),
+        });
+    }
+    if let Some(at) = key[1..]
+        .iter()
+        .position(|&b| b >= 0x80 || DIGIT[usize::from(b)] == 0xFF)
+    {
+        return Err(OrderKeyError::Digit {
+            byte: key[at + 1],
+            at: at + 1,
+        });
+    }
+    if key.len() > int_len && key[key.len() - 1] == b'0' {
+        return Err(OrderKeyError::TrailingZero { at: key.len() - 1 });
+    }
+    if key == SMALLEST {
+        return Err(OrderKeyError::Smallest);
+    }
+    Ok(())
+}
+
+/// Why a string is not an order key.
+///
+/// ```
+/// use kuuid::order::{OrderKey, OrderKeyError};
+///
+/// assert_eq!("a0 ".parse::<OrderKey>(), Err(OrderKeyError::Digit { byte: b' ', at: 2 }));
+/// assert_eq!(
+///     "a0V0".parse::<OrderKey>().unwrap_err().to_string(),
+///     "the fraction ends in '0' at byte 3 (a key never ends in a zero digit)"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OrderKeyError {
+    /// The empty string.
+    Empty,
+    /// The first byte is not a letter (`a`-`z` or `A`-`Z`).
+    Head {
+        /// The byte found.
+        byte: u8,
+    },
+    /// Shorter than the integer part its head letter announces.
+    Short {
+        /// The head letter.
+        head: char,
+        /// The integer part's length.
+        needed: usize,
+        /// The key's length.
+        found: usize,
+    },
+    /// A byte after the head that is not a base62 digit.
+    Digit {
+        /// The byte found.
+        byte: u8,
+        /// Its position.
+        at: usize,
+    },
+    /// The fraction ends in `0` (the same position has a shorter spelling).
+    TrailingZero {
+        /// The position of the last byte.
+        at: usize,
+    },
+    /// `A` and 26 zeros, the smallest integer, which nothing fits before.
+    Smallest,
+}
+
+impl fmt::Display for OrderKeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            OrderKeyError::Empty => f.write_str("the key is empty"),
+            OrderKeyError::Head { byte } => write!(
+                f,
+                "the first byte {} is not a head letter (a-z or A-Z)",
+                crate::parse::Shown(byte)
+            ),
+            OrderKeyError::Short {
+                head,
+                needed,
+                found,
+            } => write!(
+                f,
+                "head '{head}' starts an integer part of {needed} bytes but the key has {found}"
+            ),
+            OrderKeyError::Digit { byte, at } => write!(
+                f,
+                "byte {} at {at} is not a base62 digit (0-9, A-Z, a-z)",
+                crate::parse::Shown(byte)
+            ),
+            OrderKeyError::TrailingZero { at } => write!(
+                f,
+                "the fraction ends in '0' at byte {at} (a key never ends in a zero digit)"
+            ),
+            OrderKeyError::Smallest => f.write_str(
+                "A followed by 26 zeros is the smallest integer, which no key fits before",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OrderKeyError {}
+
+/// An order key that owns its text.
+///
+/// Ordered by byte, like the text itself, so a `BTreeMap<OrderKey, _>` or
+/// a sorted `Vec` lists items in their intended order.
+///
+/// ```
+/// use kuuid::order::OrderKey;
+///
+/// let a: OrderKey = "a0".parse()?;
+/// let b: OrderKey = "a0V".parse()?;
+/// assert!(a < b);
+/// assert_eq!(b.as_str(), "a0V");
+/// # Ok::<(), kuuid::order::OrderKeyError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OrderKey(String);
+
+impl OrderKey {
+    /// Checks `text` and takes a copy.
+    ///
+    /// ```
+    /// assert!(kuuid::order::OrderKey::parse("Zz").is_ok());
+    /// assert!(kuuid::order::OrderKey::parse("b1").is_err()); // 'b' needs two digits
+    /// ```
+    pub fn parse(text: &str) -> Result<Self, OrderKeyError> {
+        validate(text.as_bytes())?;
+        Ok(OrderKey(text.to_owned()))
+    }
+
+    /// The key's text.
+    ///
+    /// ```
+    /// let k = kuuid::order::key_between(None, None).unwrap();
+    /// assert_eq!(k.as_str(), "a0");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A borrowed view.
+    ///
+    /// ```
+    /// let k = kuuid::order::key_between(None, None).unwrap();
+    /// assert_eq!(k.as_key_ref().as_str(), "a0");
+    /// ```
+    pub fn as_key_ref(&self) -> OrderKeyRef<'_> {
+        OrderKeyRef(&self.0)
+    }
+
+    /// The text, given back.
+    ///
+    /// ```
+    /// let k = kuuid::order::key_between(None, None).unwrap();
+    /// assert_eq!(k.into_string(), "a0");
+    /// ```
+    pub fn into_string(self) -> String {
+        self.0
+    }
+
+    /// Bytes the algorithms wrote, already valid (so ASCII).
+    pub(crate) fn from_valid(bytes: Vec<u8>) -> Self {
+        debug_assert!(validate(&bytes).is_ok(), "{bytes:?}");
+        OrderKey(String::from_utf8(bytes).expect("order keys are ASCII"))
+    }
+}
+
+/// An order key borrowed from text that was checked.
+///
+/// ```
+/// use kuuid::order::OrderKeyRef;
+///
+/// let text = String::from("a1V");
+/// let k = OrderKeyRef::parse(&text)?;
+/// assert_eq!(k.to_owned_key().as_str(), "a1V");
+/// # Ok::<(), kuuid::order::OrderKeyError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OrderKeyRef<'a>(&'a str);
+
+impl<'a> OrderKeyRef<'a> {
+    /// Checks `text` and borrows it.
+    ///
+    /// ```
+    /// assert!(kuuid::order::OrderKeyRef::parse("a0").is_ok());
+    /// assert!(kuuid::order::OrderKeyRef::parse("a0 ").is_err());
+    /// ```
+    pub fn parse(text: &'a str) -> Result<Self, OrderKeyError> {
+        validate(text.as_bytes())?;
+        Ok(OrderKeyRef(text))
+    }
+
+    /// The key's text.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::order::OrderKeyRef::parse("a0").unwrap().as_str(), "a0");
+    /// ```
+    pub fn as_str(&self) -> &'a str {
+        self.0
+    }
+
+    /// An owned copy.
+    ///
+    /// ```
+    /// let k = kuuid::order::OrderKeyRef::parse("a0").unwrap();
+    /// assert_eq!(k.to_owned_key(), kuuid::order::key_between(None, None).unwrap());
+    /// ```
+    pub fn to_owned_key(&self) -> OrderKey {
+        OrderKey(self.0.to_owned())
+    }
+
+    /// Text the algorithms wrote, already valid.
+    pub(crate) fn from_valid(text: &'a str) -> Self {
+        debug_assert!(validate(text.as_bytes()).is_ok(), "{text:?}");
+        OrderKeyRef(text)
+    }
+}
+
+impl FromStr for OrderKey {
+    type Err = OrderKeyError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        OrderKey::parse(s)
+    }
+}
+
+impl<'a> TryFrom<&'a str> for OrderKeyRef<'a> {
+    type Error = OrderKeyError;
+
+    fn try_from(s: &'a str) -> Result<Self, Self::Error> {
+        OrderKeyRef::parse(s)
+    }
+}
+
+impl From<OrderKeyRef<'_>> for OrderKey {
+    fn from(k: OrderKeyRef<'_>) -> Self {
+        k.to_owned_key()
+    }
+}
+
+impl From<OrderKey> for String {
+    fn from(k: OrderKey) -> Self {
+        k.0
+    }
+}
+
+impl AsRef<str> for OrderKey {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for OrderKey {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for OrderKeyRef<'_> {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
+impl PartialEq<OrderKeyRef<'_>> for OrderKey {
+    fn eq(&self, other: &OrderKeyRef<'_>) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl PartialEq<OrderKey> for OrderKeyRef<'_> {
+    fn eq(&self, other: &OrderKey) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl fmt::Display for OrderKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Display for OrderKeyRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}

@@ -1,0 +1,459 @@
+//! Many keys at once: `n` keys between two bounds (npm's
+//! `generateNKeysBetween`), the shortest evenly spaced `n` keys
+//! (`rebalance`), and the reusable buffer both write into.
+
+use std::ops::Range;
+
+use super::between::{OrderError, between, check, step_down, step_up};
+use super::key::{OrderKey, OrderKeyRef, SMALLEST, digit, integer_len, integer_part};
+use crate::engine::ALPHABET;
+
+/// The most keys one call makes: far past what memory holds, and small
+/// enough that the spacing arithmetic cannot overflow.
+pub const MAX_KEYS: u64 = 1 << 40;
+
+/// Order keys laid end to end in one allocation, reused across calls: the
+/// buffer form of the `n`-key functions allocates nothing per key.
+///
+/// ```
+/// use kuuid::order::{KeyBuf, n_keys_between_into};
+///
+/// let mut buf = KeyBuf::new();
+/// n_keys_between_into(None, None, 3, &mut buf)?;
+/// let keys: Vec<&str> = buf.iter().map(|k| k.as_str()).collect();
+/// assert_eq!(keys, ["a0", "a1", "a2"]);
+/// buf.clear();
+/// n_keys_between_into(Some("a0"), Some("a1"), 2, &mut buf)?;
+/// assert_eq!(buf.get(0).unwrap().as_str(), "a0G");
+/// # Ok::<(), kuuid::order::OrderError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyBuf {
+    text: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl KeyBuf {
+    /// An empty buffer.
+    ///
+    /// ```
+    /// assert!(kuuid::order::KeyBuf::new().is_empty());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty buffer with room for `keys` keys of `bytes` bytes in all.
+    ///
+    /// ```
+    /// let buf = kuuid::order::KeyBuf::with_capacity(1000, 4000);
+    /// assert_eq!(buf.len(), 0);
+    /// ```
+    pub fn with_capacity(keys: usize, bytes: usize) -> Self {
+        KeyBuf {
+            text: Vec::with_capacity(bytes),
+            ends: Vec::with_capacity(keys),
+        }
+    }
+
+    /// The number of keys.
+    ///
+    /// ```
+    /// let mut buf = kuuid::order::KeyBuf::new();
+    /// kuuid::order::rebalance_into(5, &mut buf)?;
+    /// assert_eq!(buf.len(), 5);
+    /// # Ok::<(), kuuid::order::OrderError>(())
+    /// ```
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are no keys.
+    ///
+    /// ```
+    /// assert!(kuuid::order::KeyBuf::new().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Removes every key, keeping the allocations.
+    ///
+    /// ```
+    /// let mut buf = kuuid::order::KeyBuf::new();
+    /// kuuid::order::rebalance_into(5, &mut buf)?;
+    /// buf.clear();
+    /// assert!(buf.is_empty());
+    /// # Ok::<(), kuuid::order::OrderError>(())
+    /// ```
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+    }
+
+    /// Key `i`, if there is one.
+    ///
+    /// ```
+    /// let mut buf = kuuid::order::KeyBuf::new();
+    /// kuuid::order::n_keys_between_into(None, None, 2, &mut buf)?;
+    /// assert_eq!(buf.get(1).unwrap().as_str(), "a1");
+    /// assert!(buf.get(2).is_none());
+    /// # Ok::<(), kuuid::order::OrderError>(())
+    /// ```
+    pub fn get(&self, i: usize) -> Option<OrderKeyRef<'_>> {
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        Some(self.key(start..end))
+    }
+
+    /// The keys in order.
+    ///
+    /// ```
+    /// let mut buf = kuuid::order::KeyBuf::new();
+    /// kuuid::order::n_keys_between_into(None, Some("a0"), 2, &mut buf)?;
+    /// let keys: Vec<String> = buf.iter().map(|k| k.to_string()).collect();
+    /// assert_eq!(keys, ["Zy", "Zz"]);
+    /// # Ok::<(), kuuid::order::OrderError>(())
+    /// ```
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = OrderKeyRef<'_>> + '_ {
+        (0..self.ends.len()).map(move |i| {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] };
+            self.key(start..self.ends[i])
+        })
+    }
+
+    fn key(&self, range: Range<usize>) -> OrderKeyRef<'_> {
+        let text = std::str::from_utf8(&self.text[range]).expect("order keys are ASCII");
+        OrderKeyRef::from_valid(text)
+    }
+
+    /// The text of the last key, if any.
+    fn last_bytes(&self) -> Option<&[u8]> {
+        let end = *self.ends.last()?;
+        let start = self.ends.len().checked_sub(2).map_or(0, |i| self.ends[i]);
+        Some(&self.text[start..end])
+    }
+
+    /// Appends a key the algorithms wrote.
+    pub(crate) fn push_valid(&mut self, key: &[u8]) {
+        self.text.extend_from_slice(key);
+        self.seal();
+    }
+
+    /// Ends the key whose bytes were appended to `text` since the last end.
+    fn seal(&mut self) {
+        self.ends.push(self.text.len());
+    }
+}
+
+/// Appends the key between `a` and `b` to `buf`: [`key_between`]'s key,
+/// with no allocation once the buffer has grown.
+///
+/// [`key_between`]: super::key_between
+///
+/// ```
+/// let mut buf = kuuid::order::KeyBuf::new();
+/// kuuid::order::key_between_into(Some("a0"), Some("a1"), &mut buf)?;
+/// assert_eq!(buf.get(0).unwrap().as_str(), "a0V");
+/// # Ok::<(), kuuid::order::OrderError>(())
+/// ```
+pub fn key_between_into(
+    a: Option<&str>,
+    b: Option<&str>,
+    buf: &mut KeyBuf,
+) -> Result<(), OrderError> {
+    let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
+    check(a, b)?;
+    between(a, b, &mut buf.text);
+    buf.seal();
+    Ok(())
+}
+
+/// `n` keys in ascending order strictly between `a` and `b`.
+///
+/// The keys npm `fractional-indexing` 4.0.0's `generateNKeysBetween`
+/// returns: consecutive integers from an open end, otherwise evenly
+/// bisected keys between the bounds.
+///
+/// ```
+/// use kuuid::order::n_keys_between;
+///
+/// let keys = n_keys_between(Some("a0"), Some("a1"), 3)?;
+/// let text: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
+/// assert_eq!(text, ["a0G", "a0V", "a0l"]);
+/// # Ok::<(), kuuid::order::OrderError>(())
+/// ```
+pub fn n_keys_between(
+    a: Option<&str>,
+    b: Option<&str>,
+    n: usize,
+) -> Result<Vec<OrderKey>, OrderError> {
+    let mut buf = KeyBuf::new();
+    n_keys_between_into(a, b, n, &mut buf)?;
+    Ok(buf.iter().map(OrderKey::from).collect())
+}
+
+/// Appends `n` keys between `a` and `b` to `buf`: the same keys as
+/// [`n_keys_between`], with no allocation per key.
+///
+/// ```
+/// let mut buf = kuuid::order::KeyBuf::new();
+/// kuuid::order::n_keys_between_into(Some("az"), None, 2, &mut buf)?;
+/// assert_eq!(buf.iter().map(|k| k.as_str()).collect::<Vec<_>>(), ["b00", "b01"]);
+/// # Ok::<(), kuuid::order::OrderError>(())
+/// ```
+pub fn n_keys_between_into(
+    a: Option<&str>,
+    b: Option<&str>,
+    n: usize,
+    buf: &mut KeyBuf,
+) -> Result<(), OrderError> {
+    let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
+    check(a, b)?;
+    if n as u64 > MAX_KEYS {
+        return Err(OrderError::TooMany { found: n as u64 });
+    }
+    match (a, b) {
+        _ if n == 0 => {}
+        (_, None) => ascending_from(a, n, buf),
+        (None, Some(b)) => descending_to(b, n, buf),
+        (Some(a), Some(b)) => {
+            let mut arena = Vec::with_capacity(2 * (a.len() + b.len()) + 64);
+            arena.extend_from_slice(a);
+            arena.extend_from_slice(b);
+            bisect(&mut arena, 0..a.len(), a.len()..a.len() + b.len(), n, buf);
+        }
+    }
+    Ok(())
+}
+
+/// `n` keys after `a` (or from `a0`), each the next integer after the one
+/// before, as npm steps them.
+fn ascending_from(a: Option<&[u8]>, n: usize, buf: &mut KeyBuf) {
+    buf.ends.reserve(n);
+    between(a, None, &mut buf.text);
+    buf.seal();
+    let mut made = 1;
+    let mut scratch = Vec::new();
+    while made < n {
+        made += integer_run::<true>(buf, n - made);
+        if made < n {
+            next_key(buf, &mut scratch, step_up, |prev, out| {
+                between(Some(prev), None, out)
+            });
+            made += 1;
+        }
+    }
+}
+
+/// `n` keys before `b`, each the integer before the one after it, listed
+/// in ascending order.
+fn descending_to(b: &[u8], n: usize, buf: &mut KeyBuf) {
+    let first = buf.ends.len();
+    let base = buf.text.len();
+    buf.ends.reserve(n);
+    between(None, Some(b), &mut buf.text);
+    buf.seal();
+    let mut made = 1;
+    let mut scratch = Vec::new();
+    while made < n {
+        made += integer_run::<false>(buf, n - made);
+        if made < n {
+            // Never onto the smallest integer, which is not a key: `between`
+            // takes a fraction above it instead.
+            let step = |v: &mut Vec<u8>, at: usize| step_down(v, at) && v[at..] != *SMALLEST;
+            next_key(buf, &mut scratch, step, |prev, out| {
+                between(None, Some(prev), out)
+            });
+            made += 1;
+        }
+    }
+    // Written descending: reverse the run of keys in place. Reversing all
+    // bytes puts the keys in order with each one spelled backwards; then
+    // each key is turned back.
+    buf.text[base..].reverse();
+    let ends = &mut buf.ends[first..];
+    let mut prev_end = base;
+    for end in ends.iter_mut() {
+        let len = *end - prev_end;
+        prev_end = *end;
+        *end = len;
+    }
+    ends.reverse();
+    let mut at = base;
+    for end in ends.iter_mut() {
+        let len = *end;
+        buf.text[at..at + len].reverse();
+        at += len;
+        *end = at;
+    }
+}
+
+/// While the last key is an integer and its successor (`UP`) or
+/// predecessor keeps its head, appends that, up to `max` keys; returns how
+/// many. The common case of the open-ended forms, stepped in a local copy
+/// and stored with a fixed-size copy (no call per key).
+fn integer_run<const UP: bool>(buf: &mut KeyBuf, max: usize) -> usize {
+    let last = buf.last_bytes().expect("one key was written");
+    let len = last.len();
+    if integer_len(last[0]) != Some(len) {
+        return 0;
+    }
+    let mut cur = [0u8; 32];
+    cur[..len].copy_from_slice(last);
+    let (top, bottom) = if UP { (b'z', b'0') } else { (b'0', b'z') };
+    let mut made = 0;
+    while made < max {
+        let Some(i) = cur[1..len].iter().rposition(|&d| d != top) else {
+            break;
+        };
+        let i = i + 1;
+        let d = digit(cur[i]);
+        cur[i] = ALPHABET[if UP { d + 1 } else { d - 1 }];
+        cur[i + 1..len].fill(bottom);
+        if !UP && cur[..len] == *SMALLEST {
+            break;
+        }
+        let at = buf.text.len();
+        buf.text.extend_from_slice(&cur);
+        buf.text.truncate(at + len);
+        buf.seal();
+        made += 1;
+    }
+    made
+}
+
+/// Appends the key after (or before) the last one: an integer steps in
+/// place, as `between` would step it; anything else goes through
+/// `between` from a copy in `scratch`.
+#[inline(always)]
+fn next_key(
+    buf: &mut KeyBuf,
+    scratch: &mut Vec<u8>,
+    step: impl FnOnce(&mut Vec<u8>, usize) -> bool,
+    general: impl FnOnce(&[u8], &mut Vec<u8>),
+) {
+    let end = buf.text.len();
+    let start = end - buf.last_bytes().expect("one key was written").len();
+    if integer_len(buf.text[start]) == Some(end - start) {
+        buf.text.extend_from_within(start..end);
+        if step(&mut buf.text, end) {
+            buf.seal();
+            return;
+        }
+        buf.text.truncate(end);
+    }
+    scratch.clear();
+    scratch.extend_from_slice(&buf.text[start..end]);
+    general(scratch, &mut buf.text);
+    buf.seal();
+}
+
+/// npm's recursion between two keys: the middle key first, then `n / 2`
+/// keys below it and the rest above. Bounds live in `arena` (a stack as
+/// deep as the recursion) so the output can grow while they are read.
+fn bisect(arena: &mut Vec<u8>, a: Range<usize>, b: Range<usize>, n: usize, buf: &mut KeyBuf) {
+    if n == 0 {
+        return;
+    }
+    let start = buf.text.len();
+    between(
+        Some(&arena[a.clone()]),
+        Some(&arena[b.clone()]),
+        &mut buf.text,
+    );
+    if n == 1 {
+        buf.seal();
+        return;
+    }
+    let mark = arena.len();
+    arena.extend_from_slice(&buf.text[start..]);
+    buf.text.truncate(start);
+    let c = mark..arena.len();
+    let below = n / 2;
+    bisect(arena, a, c.clone(), below, buf);
+    buf.text.extend_from_slice(&arena[c.clone()]);
+    buf.seal();
+    bisect(arena, c, b, n - below - 1, buf);
+    arena.truncate(mark);
+}
+
+/// The `n` shortest keys spaced evenly: all of one length, the shortest
+/// whose integers number at least `n`, spread across them with equal gaps
+/// (and half a gap at each end), so later inserts between any two stay
+/// short.
+///
+/// Use it to renumber a list whose keys have grown long after many
+/// inserts in the same place. Under replication it rewrites every item:
+/// two replicas that renumber concurrently, or one that renumbers while
+/// another inserts, leave conflicting revisions or keys from two schemes
+/// mixed, so renumber only where one writer owns the list (or after
+/// replicas have synced and paused writes).
+///
+/// ```
+/// let keys = kuuid::order::rebalance(3)?;
+/// let text: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
+/// assert_eq!(text, ["aA", "aV", "ap"]);
+/// assert_eq!(kuuid::order::rebalance(100)?[0].as_str(), "b0J"); // 3844 slots, every 38.44th
+/// # Ok::<(), kuuid::order::OrderError>(())
+/// ```
+pub fn rebalance(n: usize) -> Result<Vec<OrderKey>, OrderError> {
+    let mut buf = KeyBuf::new();
+    rebalance_into(n, &mut buf)?;
+    Ok(buf.iter().map(OrderKey::from).collect())
+}
+
+/// Appends [`rebalance`]'s `n` keys to `buf`.
+///
+/// ```
+/// let mut buf = kuuid::order::KeyBuf::new();
+/// kuuid::order::rebalance_into(62, &mut buf)?;
+/// assert_eq!(buf.get(0).unwrap().as_str(), "a0");
+/// assert_eq!(buf.get(61).unwrap().as_str(), "az");
+/// # Ok::<(), kuuid::order::OrderError>(())
+/// ```
+pub fn rebalance_into(n: usize, buf: &mut KeyBuf) -> Result<(), OrderError> {
+    let count = n as u64;
+    if count > MAX_KEYS {
+        return Err(OrderError::TooMany { found: count });
+    }
+    if n == 0 {
+        return Ok(());
+    }
+    // The integers of head `a` + k are (k + 1)-digit numbers.
+    let mut digits = 1usize;
+    let mut capacity: u128 = 62;
+    while capacity < u128::from(count) {
+        digits += 1;
+        capacity *= 62;
+    }
+    let head = b'a' + (digits - 1) as u8;
+    buf.ends.reserve(n);
+    buf.text.reserve(n * (digits + 1));
+    // Key i sits at floor((2i + 1) C / 2n), the middle of slot i of n equal
+    // slots. With n <= 2^40, C < 62 n and these fit in a u64; step from
+    // one to the next by adding, with the remainder carried by hand.
+    let (c, twice_n) = (capacity as u64, 2 * count);
+    let (step, step_rem) = (2 * c / twice_n, 2 * c % twice_n);
+    let (mut p, mut rem) = (c / twice_n, c % twice_n);
+    let mut key = [head; 8];
+    for _ in 0..n {
+        let mut v = p;
+        for d in key[1..=digits].iter_mut().rev() {
+            *d = ALPHABET[(v % 62) as usize];
+            v /= 62;
+        }
+        let at = buf.text.len();
+        buf.text.extend_from_slice(&key);
+        buf.text.truncate(at + digits + 1);
+        debug_assert_eq!(integer_part(&buf.text[at..]).len(), digits + 1);
+        buf.seal();
+        p += step;
+        rem += step_rem;
+        if rem >= twice_n {
+            rem -= twice_n;
+            p += 1;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! Order keys' properties: every key made between two keys is valid and
+//! strictly between them, the buffer forms equal the `Vec` forms,
+//! `rebalance` spaces its keys evenly at the shortest length, and the
+//! jitter's collision rate is `2^-bits`.
+
+use std::collections::HashMap;
+
+use kuuid::order::{
+    KeyBuf, OrderError, OrderKey, OrderKeyError, key_between, key_between_jittered, n_keys_between,
+    n_keys_between_into, n_keys_between_jittered, rebalance,
+};
+use proptest::prelude::*;
+
+const DIGITS: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// Any valid key: a head, its integer digits, a fraction of up to 6 digits
+/// (zeros and `z`s often, where carries happen).
+fn key() -> impl Strategy<Value = String> {
+    let digit = prop_oneof![Just(b'0'), Just(b'z'), (0..62usize).prop_map(|d| DIGITS[d])];
+    (
+        0..52usize,
+        prop::collection::vec(digit.clone(), 26),
+        prop::collection::vec(digit, 0..6),
+    )
+        .prop_filter_map("a valid key", |(h, int, frac)| {
+            let head = DIGITS[10 + h];
+            let len = if head >= b'a' {
+                usize::from(head - b'a') + 1
+            } else {
+                usize::from(b'Z' - head) + 1
+            };
+            let mut key = vec![head];
+            key.extend_from_slice(&int[..len]);
+            key.extend_from_slice(&frac);
+            let key = String::from_utf8(key).unwrap();
+            OrderKey::parse(&key).is_ok().then_some(key)
+        })
+}
+
+fn bounds() -> impl Strategy<Value = (Option<String>, Option<String>)> {
+    (prop::option::of(key()), prop::option::of(key())).prop_filter_map(
+        "ascending",
+        |(a, b)| match (a, b) {
+            (Some(a), Some(b)) if a == b => None,
+            (Some(a), Some(b)) if a > b => Some((Some(b), Some(a))),
+            pair => Some(pair),
+        },
+    )
+}
+
+fn inside(a: &Option<String>, b: &Option<String>, k: &str) -> bool {
+    a.as_deref().is_none_or(|a| a < k) && b.as_deref().is_none_or(|b| k < b)
+}
+
+proptest! {
+    #[test]
+    fn a_key_between_is_valid_and_strictly_inside((a, b) in bounds()) {
+        let k = key_between(a.as_deref(), b.as_deref()).unwrap();
+        prop_assert!(OrderKey::parse(k.as_str()).is_ok());
+        prop_assert!(inside(&a, &b, k.as_str()), "{a:?} {k} {b:?}");
+    }
+
+    #[test]
+    fn n_keys_ascend_inside_and_match_the_buffer_form((a, b) in bounds(), n in 0..40usize) {
+        let keys = n_keys_between(a.as_deref(), b.as_deref(), n).unwrap();
+        prop_assert_eq!(keys.len(), n);
+        for k in &keys {
+            prop_assert!(OrderKey::parse(k.as_str()).is_ok());
+            prop_assert!(inside(&a, &b, k.as_str()));
+        }
+        prop_assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        let mut buf = KeyBuf::new();
+        buf_first_holds_junk(&mut buf);
+        n_keys_between_into(a.as_deref(), b.as_deref(), n, &mut buf).unwrap();
+        let from_buf: Vec<&str> = buf.iter().skip(1).map(|k| k.as_str()).collect();
+        let from_vec: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
+        prop_assert_eq!(from_buf, from_vec);
+    }
+
+    #[test]
+    fn jittered_keys_stay_inside((a, b) in bounds(), bits in 0..=64u32, n in 1..10usize) {
+        let k = key_between_jittered(a.as_deref(), b.as_deref(), bits).unwrap();
+        prop_assert!(OrderKey::parse(k.as_str()).is_ok());
+        prop_assert!(inside(&a, &b, k.as_str()));
+        let keys = n_keys_between_jittered(a.as_deref(), b.as_deref(), n, bits).unwrap();
+        prop_assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        prop_assert!(keys.iter().all(|k| inside(&a, &b, k.as_str())));
+    }
+}
+
+/// The buffer appends: a key already there stays first.
+fn buf_first_holds_junk(buf: &mut KeyBuf) {
+    n_keys_between_into(None, None, 1, buf).unwrap();
+}
+
+/// Base62 value of a rebalanced key's digits.
+fn value(key: &str) -> u128 {
+    key.bytes().skip(1).fold(0, |v, d| {
+        v * 62 + DIGITS.iter().position(|&x| x == d).unwrap() as u128
+    })
+}
+
+#[test]
+fn rebalance_spaces_evenly_at_the_shortest_length() {
+    for n in [1usize, 2, 3, 61, 62, 63, 100, 1000, 3844, 3845, 100_000] {
+        let keys = rebalance(n).unwrap();
+        assert_eq!(keys.len(), n);
+        let len = keys[0].as_str().len();
+        assert!(
+            keys.iter().all(|k| k.as_str().len() == len),
+            "n={n}: one length"
+        );
+        // Shortest: the integers one digit shorter number fewer than n.
+        let capacity = 62u128.pow(len as u32 - 1);
+        assert!(
+            capacity >= n as u128 && (len == 2 || capacity / 62 < n as u128),
+            "n={n}"
+        );
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        // Evenly: every gap is within one of capacity / n, and so are the
+        // two ends (half a gap each).
+        let values: Vec<u128> = keys.iter().map(|k| value(k.as_str())).collect();
+        let step = capacity / n as u128;
+        for w in values.windows(2) {
+            let gap = w[1] - w[0];
+            assert!(
+                gap == step || gap == step + 1,
+                "n={n}: gap {gap}, step {step}"
+            );
+        }
+        assert!(
+            values[0] <= step.div_ceil(2),
+            "n={n}: first at {}",
+            values[0]
+        );
+        assert!(
+            capacity - 1 - values[n - 1] <= step.div_ceil(2) + 1,
+            "n={n}"
+        );
+    }
+    assert!(rebalance(0).unwrap().is_empty());
+}
+
+/// Two replicas jittering between the same neighbours with 8 bits collide
+/// about once in 256 pairs, and the 256 keys come up equally often.
+#[test]
+fn jitter_collides_at_two_to_the_minus_bits() {
+    let draws = 100_000;
+    let mut counts: HashMap<String, u64> = HashMap::new();
+    let mut keys = Vec::with_capacity(draws);
+    for _ in 0..draws {
+        let k = key_between_jittered(Some("a0"), Some("a1"), 8)
+            .unwrap()
+            .into_string();
+        *counts.entry(k.clone()).or_default() += 1;
+        keys.push(k);
+    }
+    assert_eq!(counts.len(), 256, "every one of 2^8 keys comes up");
+    // Chi-square over 256 cells (255 degrees of freedom: mean 255, sd 22.6).
+    let expected = draws as f64 / 256.0;
+    let chi2: f64 = counts
+        .values()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum();
+    assert!(chi2 < 255.0 + 6.0 * 22.6, "chi-square {chi2:.1}");
+    // Pairs of independent replicas: collisions ~ Binomial(pairs, 1/256).
+    let pairs = draws / 2;
+    let collisions = keys.chunks(2).filter(|p| p[0] == p[1]).count() as f64;
+    let mean = pairs as f64 / 256.0;
+    let sd = (pairs as f64 * (1.0 / 256.0) * (255.0 / 256.0)).sqrt();
+    assert!(
+        (collisions - mean).abs() < 6.0 * sd,
+        "{collisions} collisions in {pairs} pairs, expected {mean:.0}"
+    );
+}
+
+#[test]
+fn bad_bounds_are_typed_errors() {
+    assert_eq!(
+        key_between(Some("a1"), Some("a0")),
+        Err(OrderError::NotAscending)
+    );
+    assert_eq!(
+        key_between(Some("a0 "), None),
+        Err(OrderError::Lower(OrderKeyError::Digit {
+            byte: b' ',
+            at: 2
+        }))
+    );
+    assert_eq!(
+        n_keys_between(None, Some("a00"), 2),
+        Err(OrderError::Upper(OrderKeyError::TrailingZero { at: 2 }))
+    );
+    assert_eq!(
+        key_between_jittered(None, None, 65),
+        Err(OrderError::JitterBits { found: 65 })
+    );
+}
