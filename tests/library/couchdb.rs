@@ -21,14 +21,14 @@ const LAYOUTS: [Layout; 4] = [
 ];
 
 /// A fresh database on the server, deleted when dropped.
-struct Db {
-    agent: Agent,
-    url: String,
+pub(crate) struct Db {
+    pub(crate) agent: Agent,
+    pub(crate) url: String,
 }
 
 impl Db {
     /// `None` (the test skips) without `KUUID_COUCH_URL`.
-    fn new(test: &str) -> Option<Db> {
+    pub(crate) fn new(test: &str) -> Option<Db> {
         static SERIAL: AtomicUsize = AtomicUsize::new(0);
         let base = crate::server::address("KUUID_COUCH_URL")?;
         // 4xx and 5xx come back as responses, so tests can look at them.
@@ -66,7 +66,7 @@ impl Db {
 
     /// The ids `_all_docs` returns for these query parameters (keys given
     /// as JSON, as CouchDB wants them).
-    fn all_docs(&self, params: &[(&str, Value)]) -> Vec<String> {
+    pub(crate) fn all_docs(&self, params: &[(&str, Value)]) -> Vec<String> {
         let mut req = self.agent.get(format!("{}/_all_docs", self.url));
         for (k, v) in params {
             req = req.query(*k, v.to_string());

@@ -17,6 +17,7 @@ mod npm_compat;
 mod npm_node;
 mod objectid;
 mod order;
+mod order_couchdb;
 mod order_npm;
 mod postgres;
 mod postgres_tls;
