@@ -32,6 +32,9 @@ pub enum IdFormat {
     UuidV4,
     /// CouchDB `uuid_v7`: random rand_a, no counter (in --couch-format).
     CouchUuidV7,
+    /// An order key (fractional index), for `inspect`: `kuuid between`
+    /// makes them.
+    Order,
 }
 
 impl IdFormat {
@@ -151,6 +154,11 @@ pub fn run(a: &GenerateArgs) -> Result<(), Failure> {
 /// Flags that belong to another format are refused, not ignored.
 fn check_flags(a: &GenerateArgs) -> Result<(), Failure> {
     let f = a.format;
+    if f == IdFormat::Order {
+        return Err(Failure::Usage(
+            "order keys are made between two keys: use kuuid between".to_owned(),
+        ));
+    }
     let kuuid_only = [
         ("--ms", a.layout.ms),
         ("--reverse", a.layout.reverse),

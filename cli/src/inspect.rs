@@ -6,6 +6,7 @@ use std::io::{self, BufWriter, Read, Write};
 
 use clap::Args;
 use kuuid::couch::{Algorithm, Decoded, Format};
+use kuuid::order::OrderKeyRef;
 use kuuid::{AnyKuuid, Layout, ObjectId, Timestamp, Uuid7};
 
 use crate::generate::IdFormat;
@@ -19,7 +20,8 @@ pub struct InspectArgs {
     /// v7, v7s, objectid, couch-random, couch-sequential, couch-utc-random,
     /// couch-utc-id (14 hex digits of microseconds, then any suffix),
     /// uuid-v4 or couch-uuid-v7 (each UUID in its 36-character, 32-hex or
-    /// 25-character base-36 text). Default: told from the text: 36
+    /// 25-character base-36 text), or order (an order key, as `kuuid
+    /// between` prints: never told from the text). Default: told from the text: 36
     /// characters with dashes are a UUID (its version says which), 24 hex
     /// an ObjectId, 25 of 0-9a-z CouchDB's base_36, other lengths a kuuid;
     /// 32 hex characters need this flag.
@@ -260,6 +262,7 @@ enum Fields<'a> {
     V7(Uuid7),
     ObjectId(ObjectId),
     Couch(Algorithm, Decoded<'a>),
+    Order(OrderKeyRef<'a>),
 }
 
 /// Reads `text` in `format`, or in the format its shape tells.
@@ -307,6 +310,10 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
         }
         IdFormat::V7 | IdFormat::V7s => Fields::V7(utf8()?.parse().map_err(|e| err(&e))?),
         IdFormat::Objectid => Fields::ObjectId(utf8()?.parse().map_err(|e| err(&e))?),
+        IdFormat::Order => {
+            let text = utf8()?;
+            Fields::Order(OrderKeyRef::parse(text).map_err(|e| format!("not an order key: {e}"))?)
+        }
         f => {
             let algorithm = f.couch().expect("every other format is CouchDB's");
             let d = kuuid::couch::decode(utf8()?, algorithm, uuid_format()).map_err(|e| err(&e))?;
@@ -324,6 +331,7 @@ impl Fields<'_> {
             Fields::V7(_) if text.len() == 32 => "v7s",
             Fields::V7(_) => "v7",
             Fields::ObjectId(_) => "objectid",
+            Fields::Order(_) => "order",
             Fields::Couch(algorithm, _) => match algorithm {
                 Algorithm::Random => "couch-random",
                 Algorithm::Sequential => "couch-sequential",
@@ -361,6 +369,14 @@ impl Fields<'_> {
                         ("process", quoted(&process)),
                         ("counter", counter.to_string()),
                     ],
+                )
+            }
+            Fields::Order(key) => {
+                let (integer, fraction) = key.as_str().split_at(key.integer_len());
+                (
+                    "order",
+                    None,
+                    vec![("integer", quoted(integer)), ("fraction", quoted(fraction))],
                 )
             }
             Fields::Couch(_, d) => {

@@ -254,6 +254,17 @@ impl<'a> OrderKeyRef<'a> {
         self.0
     }
 
+    /// The length of the integer part (the head letter and its digits);
+    /// the rest is the fraction.
+    ///
+    /// ```
+    /// let k = kuuid::order::OrderKeyRef::parse("b12V").unwrap();
+    /// assert_eq!(k.as_str().split_at(k.integer_len()), ("b12", "V"));
+    /// ```
+    pub fn integer_len(&self) -> usize {
+        integer_len(self.0.as_bytes()[0]).expect("a checked key starts with a letter")
+    }
+
     /// An owned copy.
     ///
     /// ```

@@ -77,3 +77,39 @@ fn bad_bounds_are_one_line_and_exit_2() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// `inspect --format order` reads what `between` prints, splits each key
+/// into its integer part and fraction, and reports a non-key by line.
+#[test]
+fn inspect_reads_order_keys_when_asked() {
+    let o = kuuid(&["inspect", "--format", "order", "a0V", "b12", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows[0]["format"], "order");
+    assert_eq!(
+        (rows[0]["integer"].as_str(), rows[0]["fraction"].as_str()),
+        (Some("a0"), Some("V"))
+    );
+    assert_eq!(
+        (rows[1]["integer"].as_str(), rows[1]["fraction"].as_str()),
+        (Some("b12"), Some(""))
+    );
+    let o = kuuid(&["inspect", "--format", "order", "a0", "a00", "Zz"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("\"a00\": not an order key"),
+        "{}",
+        stderr(&o)
+    );
+    // Never told from the text: a0V alone reads as a (short) kuuid or fails.
+    let o = kuuid(&["inspect", "a0V"]);
+    assert!(!stdout(&o).contains("order"), "{}", stdout(&o));
+    // Not a format to mint.
+    let o = kuuid(&["--format", "order"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("use kuuid between"), "{}", stderr(&o));
+}
