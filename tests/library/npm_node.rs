@@ -5,7 +5,6 @@
 //! the package the test says why and passes.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 use kuuid::{AnyKuuid, Timestamp};
 
@@ -67,18 +66,11 @@ fn every_npm_function_matches_at_a_spread_of_times() {
             }
         });
     "#;
-    let child = Command::new("node")
-        .args(["-e", script, &FUNCTIONS.join(",")])
-        .env("NODE_PATH", std::path::Path::new(&dir).join("node_modules"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => {
-            crate::server::skip(format_args!("cannot run node ({e})"));
-            return;
-        }
+    let node_path = std::path::Path::new(&dir).join("node_modules");
+    let Some(mut child) =
+        crate::server::node(&["-e", script, &FUNCTIONS.join(",")], Some(&node_path))
+    else {
+        return;
     };
     let list: String = times.iter().map(|t| format!("{t}\n")).collect();
     child

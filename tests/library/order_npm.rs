@@ -8,7 +8,6 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use kuuid::order::{OrderKey, key_between, n_keys_between};
 
@@ -213,17 +212,9 @@ fn every_key_matches_npm_fractional_indexing() {
             });
         });
     "#;
-    let child = Command::new("node")
-        .args(["-e", script, module.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => {
-            crate::server::skip(format_args!("cannot run node ({e})"));
-            return;
-        }
+    let Some(mut child) = crate::server::node(&["-e", script, module.to_str().unwrap()], None)
+    else {
+        return;
     };
     let input: String = ops.iter().map(|(op, _)| op.line()).collect();
     let mut stdin = child.stdin.take().unwrap();

@@ -19,6 +19,23 @@ pub fn skip(why: impl Display) {
     let _ = writeln!(std::io::stderr(), "skipped: {why}");
 }
 
+/// `node ARGS` with stdin and stdout piped (and `NODE_PATH` when given),
+/// or `None` after saying why the test skips.
+pub fn node(args: &[&str], node_path: Option<&Path>) -> Option<std::process::Child> {
+    let mut cmd = Command::new("node");
+    cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped());
+    if let Some(p) = node_path {
+        cmd.env("NODE_PATH", p);
+    }
+    match cmd.spawn() {
+        Ok(child) => Some(child),
+        Err(e) => {
+            skip(format_args!("cannot run node ({e})"));
+            None
+        }
+    }
+}
+
 /// The value of `var`, or a server this binary started for it
 /// (`KUUID_PG_URL`, `KUUID_COUCH_URL`), or `None` after saying why the test
 /// skips.
