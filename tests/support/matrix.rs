@@ -38,6 +38,10 @@ pub enum Source {
     /// CouchDB's `/_uuids` algorithms (`utc_id` with one suffix per process:
     /// it is unique per suffix, as CouchDB's is per node).
     Couch(Algorithm),
+    /// `kuuid::order::key_between_jittered` with 64 bits between two fixed
+    /// neighbours (the jitter is the whole difference between two keys);
+    /// bulk: `n_keys_between_jittered`.
+    OrderJittered,
     /// `Sequence` over `MemoryCounters`: a copy of the process has a copy
     /// of the counters, so it must refuse, not repeat.
     SeqMemory,
@@ -65,6 +69,7 @@ pub fn sources() -> Vec<Source> {
         Source::Couch(Algorithm::UtcId),
         Source::Couch(Algorithm::UuidV4),
         Source::Couch(Algorithm::UuidV7),
+        Source::OrderJittered,
         Source::SeqMemory,
     ];
     #[cfg(feature = "rusqlite")]
@@ -198,6 +203,10 @@ pub fn mint(src: Source) -> Result<Vec<u8>, String> {
         Source::V7Generator => V7G.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
         Source::ObjectId => kuuid::object_id().as_bytes().to_vec(),
         Source::Couch(a) => couch(a).mint().map_err(|e| e.to_string())?.into_bytes(),
+        Source::OrderJittered => kuuid::order::key_between_jittered(Some("a0"), Some("a1"), 64)
+            .map_err(|e| e.to_string())?
+            .into_string()
+            .into_bytes(),
         Source::SeqMemory => seq_value(seq_memory().next())?,
         #[cfg(feature = "rusqlite")]
         Source::SeqSqlite => seq_value(seq_sqlite().next())?,
@@ -254,6 +263,13 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
             .into_iter()
             .map(String::into_bytes)
             .collect(),
+        Source::OrderJittered => {
+            kuuid::order::n_keys_between_jittered(Some("a0"), Some("a1"), n, 64)
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .map(|k| k.into_string().into_bytes())
+                .collect()
+        }
         Source::SeqMemory => seq_fill(seq_memory(), n)?,
         #[cfg(feature = "rusqlite")]
         Source::SeqSqlite => seq_fill(seq_sqlite(), n)?,
