@@ -29,13 +29,12 @@ pub struct BetweenArgs {
 }
 
 pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
-    let bound = |s: &str| (!s.is_empty()).then_some(s.to_owned());
-    let (lo, hi) = (bound(&a.a), bound(&a.b));
+    let (lo, hi) = (open_end(&a.a), open_end(&a.b));
     let mut keys = KeyBuf::new();
     let made = if a.jitter == 0 {
-        n_keys_between_into(lo.as_deref(), hi.as_deref(), a.count, &mut keys)
+        n_keys_between_into(lo, hi, a.count, &mut keys)
     } else {
-        n_keys_between_jittered_into(lo.as_deref(), hi.as_deref(), a.count, a.jitter, &mut keys)
+        n_keys_between_jittered_into(lo, hi, a.count, a.jitter, &mut keys)
     };
     made.map_err(|e| Failure::Usage(message(e, &a.a, &a.b)))?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
@@ -55,6 +54,11 @@ pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// An empty bound is an open end.
+fn open_end(s: &str) -> Option<&str> {
+    (!s.is_empty()).then_some(s)
 }
 
 /// The library's error, with the offending argument quoted.

@@ -207,7 +207,7 @@ fn midpoint(mut a: &[u8], mut b: Option<&[u8]>, out: &mut Vec<u8>) {
 fn increment(x: &[u8], out: &mut Vec<u8>) -> bool {
     let start = out.len();
     out.extend_from_slice(x);
-    let stepped = step_up(out, start);
+    let stepped = step::<true>(out, start);
     if !stepped {
         out.truncate(start);
     }
@@ -218,51 +218,45 @@ fn increment(x: &[u8], out: &mut Vec<u8>) -> bool {
 fn decrement(x: &[u8], out: &mut Vec<u8>) {
     let start = out.len();
     out.extend_from_slice(x);
-    let stepped = step_down(out, start);
+    let stepped = step::<false>(out, start);
     debug_assert!(stepped, "the smallest integer has no predecessor");
 }
 
-/// Turns the integer `v[start..]` into the next one and returns true, or
-/// returns false (leaving it) when it is the largest. Past the last
-/// number of a head comes the first of the next head, one digit longer
-/// above `a` and one shorter below.
-pub(crate) fn step_up(v: &mut Vec<u8>, start: usize) -> bool {
-    if let Some(i) = v[start + 1..].iter().rposition(|&d| d != b'z') {
-        let i = start + 1 + i;
-        v[i] = ALPHABET[digit(v[i]) + 1];
-        v[i + 1..].fill(b'0');
+/// Turns the integer `v[start..]` into the next one (`UP`) or the one
+/// before and returns true, or returns false (leaving it) at the largest
+/// or smallest integer. Past the last number of a head comes the first of
+/// the next head, one digit longer above `a` and one shorter below.
+pub(crate) fn step<const UP: bool>(v: &mut Vec<u8>, start: usize) -> bool {
+    if step_digits::<UP>(&mut v[start..]) {
         return true;
     }
-    let head = match v[start] {
-        b'z' => return false,
-        b'Z' => b'a',
-        h => h + 1,
+    let (head, fill) = match (UP, v[start]) {
+        (true, b'z') | (false, b'A') => return false,
+        (true, b'Z') => (b'a', b'0'),
+        (false, b'a') => (b'Z', b'z'),
+        (true, h) => (h + 1, b'0'),
+        (false, h) => (h - 1, b'z'),
     };
     let len = integer_len(head).expect("a letter");
     v.truncate(start);
     v.push(head);
-    v.resize(start + len, b'0');
+    v.resize(start + len, fill);
     true
 }
 
-/// Turns the integer `v[start..]` into the one before and returns true, or
-/// returns false (leaving it) when it is the smallest.
-pub(crate) fn step_down(v: &mut Vec<u8>, start: usize) -> bool {
-    if let Some(i) = v[start + 1..].iter().rposition(|&d| d != b'0') {
-        let i = start + 1 + i;
-        v[i] = ALPHABET[digit(v[i]) - 1];
-        v[i + 1..].fill(b'z');
-        return true;
-    }
-    let head = match v[start] {
-        b'A' => return false,
-        b'a' => b'Z',
-        h => h - 1,
+/// Steps the digits of the integer `x` (its head kept) up (`UP`) or down
+/// by one and returns true, or returns false (leaving them) when they are
+/// all `z` (up) or all `0` (down) and only a new head would do.
+#[inline]
+pub(crate) fn step_digits<const UP: bool>(x: &mut [u8]) -> bool {
+    let (last, first) = if UP { (b'z', b'0') } else { (b'0', b'z') };
+    let Some(i) = x[1..].iter().rposition(|&d| d != last) else {
+        return false;
     };
-    let len = integer_len(head).expect("a letter");
-    v.truncate(start);
-    v.push(head);
-    v.resize(start + len, b'z');
+    let i = i + 1;
+    let d = digit(x[i]);
+    x[i] = ALPHABET[if UP { d + 1 } else { d - 1 }];
+    x[i + 1..].fill(first);
     true
 }
 

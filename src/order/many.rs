@@ -4,8 +4,8 @@
 
 use std::ops::Range;
 
-use super::between::{OrderError, between, check, step_down, step_up};
-use super::key::{OrderKey, OrderKeyRef, SMALLEST, digit, integer_len, integer_part};
+use super::between::{OrderError, between, check, step, step_digits};
+use super::key::{OrderKey, OrderKeyRef, SMALLEST, integer_len, integer_part};
 use crate::engine::ALPHABET;
 
 /// The most keys one call makes: far past what memory holds, and small
@@ -233,17 +233,7 @@ fn ascending_from(a: Option<&[u8]>, n: usize, buf: &mut KeyBuf) {
     buf.ends.reserve(n);
     between(a, None, &mut buf.text);
     buf.seal();
-    let mut made = 1;
-    let mut scratch = Vec::new();
-    while made < n {
-        made += integer_run::<true>(buf, n - made);
-        if made < n {
-            next_key(buf, &mut scratch, step_up, |prev, out| {
-                between(Some(prev), None, out)
-            });
-            made += 1;
-        }
-    }
+    open_ended::<true>(buf, n - 1);
 }
 
 /// `n` keys before `b`, each the integer before the one after it, listed
@@ -254,20 +244,7 @@ fn descending_to(b: &[u8], n: usize, buf: &mut KeyBuf) {
     buf.ends.reserve(n);
     between(None, Some(b), &mut buf.text);
     buf.seal();
-    let mut made = 1;
-    let mut scratch = Vec::new();
-    while made < n {
-        made += integer_run::<false>(buf, n - made);
-        if made < n {
-            // Never onto the smallest integer, which is not a key: `between`
-            // takes a fraction above it instead.
-            let step = |v: &mut Vec<u8>, at: usize| step_down(v, at) && v[at..] != *SMALLEST;
-            next_key(buf, &mut scratch, step, |prev, out| {
-                between(None, Some(prev), out)
-            });
-            made += 1;
-        }
-    }
+    open_ended::<false>(buf, n - 1);
     // Written descending: reverse the run of keys in place. Reversing all
     // bytes puts the keys in order with each one spelled backwards; then
     // each key is turned back.
@@ -289,10 +266,48 @@ fn descending_to(b: &[u8], n: usize, buf: &mut KeyBuf) {
     }
 }
 
+/// Appends `n` keys, each the one after (`UP`) or before the last key
+/// as `between` with an open end makes it: runs of integers that keep
+/// their head are stepped in a local copy and stored with a fixed-size
+/// copy (no call per key); a head change, the largest integer or a key
+/// with a fraction goes through `between` from a copy in a scratch buffer.
+fn open_ended<const UP: bool>(buf: &mut KeyBuf, n: usize) {
+    let mut made = 0;
+    let mut scratch = Vec::new();
+    while made < n {
+        made += integer_run::<UP>(buf, n - made);
+        if made == n {
+            break;
+        }
+        let end = buf.text.len();
+        let start = end - buf.last_bytes().expect("one key was written").len();
+        if integer_len(buf.text[start]) == Some(end - start) {
+            buf.text.extend_from_within(start..end);
+            // Never onto the smallest integer, which is not a key: `between`
+            // takes a fraction above it instead.
+            if step::<UP>(&mut buf.text, end) && (UP || buf.text[end..] != *SMALLEST) {
+                buf.seal();
+                made += 1;
+                continue;
+            }
+            buf.text.truncate(end);
+        }
+        scratch.clear();
+        scratch.extend_from_slice(&buf.text[start..end]);
+        let (a, b) = if UP {
+            (Some(&scratch[..]), None)
+        } else {
+            (None, Some(&scratch[..]))
+        };
+        between(a, b, &mut buf.text);
+        buf.seal();
+        made += 1;
+    }
+}
+
 /// While the last key is an integer and its successor (`UP`) or
 /// predecessor keeps its head, appends that, up to `max` keys; returns how
-/// many. The common case of the open-ended forms, stepped in a local copy
-/// and stored with a fixed-size copy (no call per key).
+/// many.
 fn integer_run<const UP: bool>(buf: &mut KeyBuf, max: usize) -> usize {
     let last = buf.last_bytes().expect("one key was written");
     let len = last.len();
@@ -301,16 +316,8 @@ fn integer_run<const UP: bool>(buf: &mut KeyBuf, max: usize) -> usize {
     }
     let mut cur = [0u8; 32];
     cur[..len].copy_from_slice(last);
-    let (top, bottom) = if UP { (b'z', b'0') } else { (b'0', b'z') };
     let mut made = 0;
-    while made < max {
-        let Some(i) = cur[1..len].iter().rposition(|&d| d != top) else {
-            break;
-        };
-        let i = i + 1;
-        let d = digit(cur[i]);
-        cur[i] = ALPHABET[if UP { d + 1 } else { d - 1 }];
-        cur[i + 1..len].fill(bottom);
+    while made < max && step_digits::<UP>(&mut cur[..len]) {
         if !UP && cur[..len] == *SMALLEST {
             break;
         }
@@ -321,32 +328,6 @@ fn integer_run<const UP: bool>(buf: &mut KeyBuf, max: usize) -> usize {
         made += 1;
     }
     made
-}
-
-/// Appends the key after (or before) the last one: an integer steps in
-/// place, as `between` would step it; anything else goes through
-/// `between` from a copy in `scratch`.
-#[inline(always)]
-fn next_key(
-    buf: &mut KeyBuf,
-    scratch: &mut Vec<u8>,
-    step: impl FnOnce(&mut Vec<u8>, usize) -> bool,
-    general: impl FnOnce(&[u8], &mut Vec<u8>),
-) {
-    let end = buf.text.len();
-    let start = end - buf.last_bytes().expect("one key was written").len();
-    if integer_len(buf.text[start]) == Some(end - start) {
-        buf.text.extend_from_within(start..end);
-        if step(&mut buf.text, end) {
-            buf.seal();
-            return;
-        }
-        buf.text.truncate(end);
-    }
-    scratch.clear();
-    scratch.extend_from_slice(&buf.text[start..end]);
-    general(scratch, &mut buf.text);
-    buf.seal();
 }
 
 /// npm's recursion between two keys: the middle key first, then `n / 2`
