@@ -7,7 +7,11 @@
 
 use std::fmt;
 
-use super::key::{OrderKey, OrderKeyError, SMALLEST, digit, integer_len, integer_part, validate};
+use super::key::{
+    INLINE, OrderKey, OrderKeyError, SMALLEST, cmp_bytes, digit, integer_len, integer_part,
+    validate,
+};
+use super::out::KeyOut;
 use crate::engine::ALPHABET;
 
 /// Why no key could be made between two bounds.
@@ -77,7 +81,7 @@ pub(crate) fn check(a: Option<&[u8]>, b: Option<&[u8]>) -> Result<(), OrderError
         validate(b).map_err(OrderError::Upper)?;
     }
     match (a, b) {
-        (Some(a), Some(b)) if a >= b => Err(OrderError::NotAscending),
+        (Some(a), Some(b)) if cmp_bytes(a, b).is_ge() => Err(OrderError::NotAscending),
         _ => Ok(()),
     }
 }
@@ -103,13 +107,19 @@ pub(crate) fn check(a: Option<&[u8]>, b: Option<&[u8]>) -> Result<(), OrderError
 pub fn key_between(a: Option<&str>, b: Option<&str>) -> Result<OrderKey, OrderError> {
     let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
     check(a, b)?;
-    let mut out = Vec::with_capacity(a.map_or(2, <[u8]>::len) + 2);
-    between(a, b, &mut out);
-    Ok(OrderKey::from_valid(out))
+    let longest = a.map_or(0, <[u8]>::len).max(b.map_or(0, <[u8]>::len));
+    // The key is at most two bytes longer than the longer bound.
+    if longest + 2 <= INLINE {
+        Ok(OrderKey::write_inline(|out| between(a, b, out)))
+    } else {
+        let mut out = Vec::with_capacity(longest + 2);
+        between(a, b, &mut out);
+        Ok(OrderKey::from_valid(&out))
+    }
 }
 
 /// Appends the key between valid, ascending `a` and `b` to `out`.
-pub(crate) fn between(a: Option<&[u8]>, b: Option<&[u8]>, out: &mut Vec<u8>) {
+pub(crate) fn between(a: Option<&[u8]>, b: Option<&[u8]>, out: &mut impl KeyOut) {
     match (a, b) {
         (None, None) => out.extend_from_slice(b"a0"),
         (None, Some(b)) => {
@@ -142,7 +152,7 @@ pub(crate) fn between(a: Option<&[u8]>, b: Option<&[u8]>, out: &mut Vec<u8>) {
         }
         (Some(a), Some(b)) => {
             let (ia, ib) = (integer_part(a), integer_part(b));
-            if ia == ib {
+            if cmp_bytes(ia, ib).is_eq() {
                 out.extend_from_slice(ia);
                 midpoint(&a[ia.len()..], Some(&b[ib.len()..]), out);
                 return;
@@ -151,7 +161,7 @@ pub(crate) fn between(a: Option<&[u8]>, b: Option<&[u8]>, out: &mut Vec<u8>) {
             // ib > ia, so ia is not the largest integer.
             let stepped = increment(ia, out);
             debug_assert!(stepped);
-            if out[start..] < *b {
+            if cmp_bytes(&out[start..], b).is_lt() {
                 return;
             }
             out.truncate(start);
@@ -166,7 +176,7 @@ pub(crate) fn between(a: Option<&[u8]>, b: Option<&[u8]>, out: &mut Vec<u8>) {
 /// with zeros), the middle digit of the gap when there is one; otherwise
 /// `b`'s first digit alone when that is still below `b`, or `a`'s first
 /// digit and a fraction above the rest of `a`.
-fn midpoint(mut a: &[u8], mut b: Option<&[u8]>, out: &mut Vec<u8>) {
+fn midpoint(mut a: &[u8], mut b: Option<&[u8]>, out: &mut impl KeyOut) {
     loop {
         if let Some(bb) = b {
             let n = bb
@@ -204,7 +214,7 @@ fn midpoint(mut a: &[u8], mut b: Option<&[u8]>, out: &mut Vec<u8>) {
 
 /// Appends the integer after `x` and returns true, or returns false (and
 /// appends nothing) when `x` is the largest, `z` and 26 `z` digits.
-fn increment(x: &[u8], out: &mut Vec<u8>) -> bool {
+fn increment(x: &[u8], out: &mut impl KeyOut) -> bool {
     let start = out.len();
     out.extend_from_slice(x);
     let stepped = step::<true>(out, start);
@@ -215,7 +225,7 @@ fn increment(x: &[u8], out: &mut Vec<u8>) -> bool {
 }
 
 /// Appends the integer before `x`, which is not the smallest.
-fn decrement(x: &[u8], out: &mut Vec<u8>) {
+fn decrement(x: &[u8], out: &mut impl KeyOut) {
     let start = out.len();
     out.extend_from_slice(x);
     let stepped = step::<false>(out, start);
@@ -226,7 +236,7 @@ fn decrement(x: &[u8], out: &mut Vec<u8>) {
 /// before and returns true, or returns false (leaving it) at the largest
 /// or smallest integer. Past the last number of a head comes the first of
 /// the next head, one digit longer above `a` and one shorter below.
-pub(crate) fn step<const UP: bool>(v: &mut Vec<u8>, start: usize) -> bool {
+pub(crate) fn step<const UP: bool>(v: &mut impl KeyOut, start: usize) -> bool {
     if step_digits::<UP>(&mut v[start..]) {
         return true;
     }

@@ -47,7 +47,7 @@ pub fn key_between_jittered(
     let mut out = Vec::new();
     between(a, b, &mut out);
     jitter(&mut out, 0, b, draw(bits), bits);
-    Ok(OrderKey::from_valid(out))
+    Ok(OrderKey::from_valid(&out))
 }
 
 /// `n` jittered keys in ascending order between `a` and `b`: npm's `n`

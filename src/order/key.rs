@@ -7,8 +7,12 @@
 //! CouchDB's `_all_docs` use.
 
 use std::borrow::Borrow;
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::str::FromStr;
+
+use super::out::{KeyOut, Short};
 
 use crate::engine::scalar::DIGIT;
 
@@ -40,6 +44,41 @@ pub(crate) fn digit(b: u8) -> usize {
     usize::from(DIGIT[usize::from(b & 0x7F)])
 }
 
+/// Byte order of two keys (ASCII order, as `<` on `&[u8]`), without a
+/// call into libc's `memcmp`: keys are a few bytes, and the call cost more
+/// than the comparison in `key_between`'s profile.
+#[inline]
+pub(crate) fn cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
+    let n = a.len().min(b.len());
+    let (mut xs, mut ys) = (a[..n].chunks_exact(8), b[..n].chunks_exact(8));
+    for (x, y) in (&mut xs).zip(&mut ys) {
+        let x = u64::from_be_bytes(x.try_into().expect("8 bytes"));
+        let y = u64::from_be_bytes(y.try_into().expect("8 bytes"));
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    for (x, y) in xs.remainder().iter().zip(ys.remainder()) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// 1 for every byte that is not a base62 digit.
+static NOT_DIGIT: [u8; 256] = {
+    let mut t = [1u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        if DIGIT[b] != 0xFF {
+            t[b] = 0;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Checks `key` against the format; the error says what is wrong and where.
 pub(crate) fn validate(key: &[u8]) -> Result<(), OrderKeyError> {
     let Some(&head) = key.first() else {
@@ -57,7 +96,7 @@ pub(crate) fn validate(key: &[u8]) -> Result<(), OrderKeyError> {
     }
     if let Some(at) = key[1..]
         .iter()
-        .position(|&b| b >= 0x80 || DIGIT[usize::from(b)] == 0xFF)
+        .position(|&b| NOT_DIGIT[usize::from(b)] != 0)
     {
         return Err(OrderKeyError::Digit {
             byte: key[at + 1],
@@ -157,7 +196,8 @@ impl std::error::Error for OrderKeyError {}
 /// An order key that owns its text.
 ///
 /// Ordered by byte, like the text itself, so a `BTreeMap<OrderKey, _>` or
-/// a sorted `Vec` lists items in their intended order.
+/// a sorted `Vec` lists items in their intended order. Keys of up to 22
+/// bytes (nearly all) are held inline, with no allocation.
 ///
 /// ```
 /// use kuuid::order::OrderKey;
@@ -168,8 +208,18 @@ impl std::error::Error for OrderKeyError {}
 /// assert_eq!(b.as_str(), "a0V");
 /// # Ok::<(), kuuid::order::OrderKeyError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct OrderKey(String);
+#[derive(Clone)]
+pub struct OrderKey(Text);
+
+/// The bytes held inline: with the length and the variant's tag, the same
+/// 24 bytes as a `String`.
+pub(crate) const INLINE: usize = 22;
+
+#[derive(Clone)]
+enum Text {
+    Inline(Short<INLINE>),
+    Heap(Box<str>),
+}
 
 impl OrderKey {
     /// Checks `text` and takes a copy.
@@ -180,7 +230,7 @@ impl OrderKey {
     /// ```
     pub fn parse(text: &str) -> Result<Self, OrderKeyError> {
         validate(text.as_bytes())?;
-        Ok(OrderKey(text.to_owned()))
+        Ok(OrderKey::from_valid(text.as_bytes()))
     }
 
     /// The key's text.
@@ -190,7 +240,24 @@ impl OrderKey {
     /// assert_eq!(k.as_str(), "a0");
     /// ```
     pub fn as_str(&self) -> &str {
-        &self.0
+        match &self.0 {
+            Text::Heap(text) => text,
+            // Checked again (a few bytes, no `unsafe`): a key is ASCII.
+            Text::Inline(_) => std::str::from_utf8(self.as_bytes()).expect("keys are ASCII"),
+        }
+    }
+
+    /// The key's bytes.
+    ///
+    /// ```
+    /// let k = kuuid::order::key_between(None, None).unwrap();
+    /// assert_eq!(k.as_bytes(), b"a0");
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        match &self.0 {
+            Text::Inline(short) => short,
+            Text::Heap(text) => text.as_bytes(),
+        }
     }
 
     /// A borrowed view.
@@ -200,7 +267,7 @@ impl OrderKey {
     /// assert_eq!(k.as_key_ref().as_str(), "a0");
     /// ```
     pub fn as_key_ref(&self) -> OrderKeyRef<'_> {
-        OrderKeyRef(&self.0)
+        OrderKeyRef(self.as_str())
     }
 
     /// The text, given back.
@@ -210,13 +277,68 @@ impl OrderKey {
     /// assert_eq!(k.into_string(), "a0");
     /// ```
     pub fn into_string(self) -> String {
-        self.0
+        match self.0 {
+            Text::Heap(text) => text.into(),
+            Text::Inline(_) => self.as_str().to_owned(),
+        }
     }
 
-    /// Bytes the algorithms wrote, already valid (so ASCII).
-    pub(crate) fn from_valid(bytes: Vec<u8>) -> Self {
-        debug_assert!(validate(&bytes).is_ok(), "{bytes:?}");
-        OrderKey(String::from_utf8(bytes).expect("order keys are ASCII"))
+    /// A key of at most [`INLINE`] bytes written in place by `write` (so
+    /// no copy reads the bytes back just after they were stored one by
+    /// one, which stalls the load).
+    pub(crate) fn write_inline(write: impl FnOnce(&mut Short<INLINE>)) -> Self {
+        let mut key = OrderKey(Text::Inline(Short::new()));
+        if let Text::Inline(short) = &mut key.0 {
+            write(short);
+        }
+        debug_assert!(validate(key.as_bytes()).is_ok(), "{key:?}");
+        key
+    }
+
+    /// Bytes the algorithms wrote or the validator passed (so ASCII).
+    pub(crate) fn from_valid(bytes: &[u8]) -> Self {
+        debug_assert!(validate(bytes).is_ok(), "{bytes:?}");
+        if bytes.len() <= INLINE {
+            let mut short = Short::new();
+            short.extend_from_slice(bytes);
+            OrderKey(Text::Inline(short))
+        } else {
+            let text = std::str::from_utf8(bytes).expect("order keys are ASCII");
+            OrderKey(Text::Heap(text.into()))
+        }
+    }
+}
+
+impl PartialEq for OrderKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for OrderKey {}
+
+impl PartialOrd for OrderKey {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrderKey {
+    fn cmp(&self, other: &Self) -> Ordering {
+        cmp_bytes(self.as_bytes(), other.as_bytes())
+    }
+}
+
+/// Hashes as the text does, as `Borrow<str>` requires.
+impl Hash for OrderKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl fmt::Debug for OrderKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("OrderKey").field(&self.as_str()).finish()
     }
 }
 
@@ -272,7 +394,7 @@ impl<'a> OrderKeyRef<'a> {
     /// assert_eq!(k.to_owned_key(), kuuid::order::key_between(None, None).unwrap());
     /// ```
     pub fn to_owned_key(&self) -> OrderKey {
-        OrderKey(self.0.to_owned())
+        OrderKey::from_valid(self.0.as_bytes())
     }
 
     /// Text the algorithms wrote, already valid.
@@ -306,19 +428,19 @@ impl From<OrderKeyRef<'_>> for OrderKey {
 
 impl From<OrderKey> for String {
     fn from(k: OrderKey) -> Self {
-        k.0
+        k.into_string()
     }
 }
 
 impl AsRef<str> for OrderKey {
     fn as_ref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl Borrow<str> for OrderKey {
     fn borrow(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
@@ -330,19 +452,19 @@ impl AsRef<str> for OrderKeyRef<'_> {
 
 impl PartialEq<OrderKeyRef<'_>> for OrderKey {
     fn eq(&self, other: &OrderKeyRef<'_>) -> bool {
-        self.0 == other.0
+        self.as_bytes() == other.0.as_bytes()
     }
 }
 
 impl PartialEq<OrderKey> for OrderKeyRef<'_> {
     fn eq(&self, other: &OrderKey) -> bool {
-        self.0 == other.0
+        self.0.as_bytes() == other.as_bytes()
     }
 }
 
 impl fmt::Display for OrderKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 

@@ -40,6 +40,7 @@ mod between;
 mod jitter;
 mod key;
 mod many;
+mod out;
 
 pub use between::{OrderError, key_between};
 pub use jitter::{

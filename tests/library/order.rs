@@ -1,7 +1,8 @@
-//! Order keys' properties: every key made between two keys is valid and
-//! strictly between them, the buffer forms equal the `Vec` forms,
-//! `rebalance` spaces its keys evenly at the shortest length, and the
-//! jitter's collision rate is `2^-bits`.
+//! Order keys' properties: every key made between two keys is valid,
+//! strictly between them and at most two bytes longer than the longer
+//! bound; owned keys compare and hash as their text; the buffer forms
+//! equal the `Vec` forms; `rebalance` spaces its keys evenly at the
+//! shortest length; and the jitter's collision rate is `2^-bits`.
 
 use std::collections::HashMap;
 
@@ -58,6 +59,21 @@ proptest! {
         let k = key_between(a.as_deref(), b.as_deref()).unwrap();
         prop_assert!(OrderKey::parse(k.as_str()).is_ok());
         prop_assert!(inside(&a, &b, k.as_str()), "{a:?} {k} {b:?}");
+        // The bound key_between relies on to write short keys in place.
+        let longest = a.as_ref().map_or(0, String::len).max(b.as_ref().map_or(0, String::len));
+        prop_assert!(k.as_str().len() <= longest + 2, "{a:?} {k} {b:?}");
+    }
+
+    #[test]
+    fn owned_keys_order_and_compare_as_their_text(x in key(), y in key()) {
+        let (kx, ky) = (OrderKey::parse(&x).unwrap(), OrderKey::parse(&y).unwrap());
+        prop_assert_eq!(kx.cmp(&ky), x.cmp(&y));
+        prop_assert_eq!(kx == ky, x == y);
+        prop_assert_eq!(kx.as_str(), x.as_str());
+        prop_assert_eq!(kx.clone().into_string(), x.clone());
+        let mut set = std::collections::HashSet::new();
+        set.insert(kx);
+        prop_assert!(set.contains(x.as_str()));
     }
 
     #[test]
