@@ -200,9 +200,11 @@ enum Minter {
     V7 {
         simple: bool,
         g: Option<V7Generator>,
+        ids: Vec<Uuid7>,
     },
     ObjectId {
         at: Option<Timestamp>,
+        ids: Vec<ObjectId>,
     },
     Couch(Uuids),
 }
@@ -238,13 +240,17 @@ impl Minter {
                     simple: a.format == IdFormat::V7s,
                     // A bad time is refused here, before any output.
                     g: a.at.map(V7Generator::at).transpose()?,
+                    ids: vec![Uuid7::MIN; CHUNK],
                 }
             }
             IdFormat::Objectid => {
                 if let Some(t) = a.at {
                     kuuid::try_object_id(t)?;
                 }
-                Minter::ObjectId { at: a.at }
+                Minter::ObjectId {
+                    at: a.at,
+                    ids: vec![ObjectId::default(); CHUNK],
+                }
             }
             f => {
                 let algorithm = f.couch().expect("every other format is CouchDB's");
@@ -273,25 +279,23 @@ impl Minter {
                     sink.push(line)?;
                 }
             }
-            Minter::V7 { simple, g } => {
-                let mut ids = [Uuid7::MIN; CHUNK];
+            Minter::V7 { simple, g, ids } => {
                 let ids = &mut ids[..n];
                 match g {
                     None => kuuid::fill_v7(ids),
                     Some(g) => g.fill(ids),
                 }
                 if *simple {
-                    let mut text = vec![[0u8; 32]; n];
-                    Uuid7::encode_simple_many(ids, &mut text);
-                    sink.push_all(&text)?;
+                    sink.push_encoded(ids.len(), |text: &mut [[u8; 32]]| {
+                        Uuid7::encode_simple_many(ids, text);
+                    })?;
                 } else {
-                    let mut text = vec![[0u8; 36]; n];
-                    Uuid7::encode_hyphenated_many(ids, &mut text);
-                    sink.push_all(&text)?;
+                    sink.push_encoded(ids.len(), |text: &mut [[u8; 36]]| {
+                        Uuid7::encode_hyphenated_many(ids, text);
+                    })?;
                 }
             }
-            Minter::ObjectId { at } => {
-                let mut ids = [ObjectId::default(); CHUNK];
+            Minter::ObjectId { at, ids } => {
                 let ids = &mut ids[..n];
                 match at {
                     None => kuuid::fill_object_ids(ids),
@@ -301,9 +305,9 @@ impl Minter {
                         }
                     }
                 }
-                let mut text = vec![[0u8; 24]; n];
-                ObjectId::encode_hex_many(ids, &mut text);
-                sink.push_all(&text)?;
+                sink.push_encoded(ids.len(), |text: &mut [[u8; 24]]| {
+                    ObjectId::encode_hex_many(ids, text);
+                })?;
             }
             Minter::Couch(uuids) => {
                 let mut text = String::with_capacity(64);
@@ -329,6 +333,11 @@ pub struct Sink<W: Write> {
     buf: Vec<u8>,
     json: bool,
     first: bool,
+    /// The bulk encoders' texts, and the same texts as newline-ended lines
+    /// (the newlines are written once, when the line width is first seen).
+    texts: Vec<u8>,
+    lines: Vec<u8>,
+    line_width: usize,
 }
 
 impl<W: Write> Sink<W> {
@@ -342,6 +351,9 @@ impl<W: Write> Sink<W> {
             buf,
             json,
             first: true,
+            texts: Vec::new(),
+            lines: Vec::new(),
+            line_width: 0,
         }
     }
 
@@ -363,23 +375,42 @@ impl<W: Write> Sink<W> {
         Ok(())
     }
 
-    /// Pushes every text of a bulk encoder's output: as lines, one copy
-    /// each into newline-strided slots (a `push` per id, with its checks,
-    /// cost a third of `--format v7`'s time).
-    pub fn push_all<const N: usize>(&mut self, texts: &[[u8; N]]) -> io::Result<()> {
-        if self.json {
-            return texts.iter().try_for_each(|t| self.push(t));
+    /// Pushes `n` texts of `N` bytes that `encode` writes: as lines, copied
+    /// into newline-ended slots kept from call to call, so no buffer is
+    /// zeroed or newline-filled again (that and a `push` per id cost
+    /// about half of `--format v7`'s time).
+    pub fn push_encoded<const N: usize>(
+        &mut self,
+        n: usize,
+        encode: impl FnOnce(&mut [[u8; N]]),
+    ) -> io::Result<()> {
+        if self.texts.len() < n * N {
+            self.texts.resize(n * N, 0);
         }
-        let start = self.buf.len();
-        self.buf.resize(start + texts.len() * (N + 1), b'\n');
-        for (line, t) in self.buf[start..].chunks_exact_mut(N + 1).zip(texts) {
+        let texts = &mut self.texts.as_chunks_mut::<N>().0[..n];
+        encode(texts);
+        if self.json {
+            let texts = std::mem::take(&mut self.texts);
+            let pushed = texts.as_chunks::<N>().0[..n]
+                .iter()
+                .try_for_each(|t| self.push(t));
+            self.texts = texts;
+            return pushed;
+        }
+        let width = N + 1;
+        if self.line_width != width || self.lines.len() < n * width {
+            self.lines = vec![b'\n'; n * width];
+            self.line_width = width;
+        }
+        for (line, t) in self.lines.chunks_exact_mut(width).zip(&*texts) {
             line[..N].copy_from_slice(t);
         }
-        if self.buf.len() >= 1 << 16 {
+        // What `push` buffered goes first, to keep the order.
+        if !self.buf.is_empty() {
             self.out.write_all(&self.buf)?;
             self.buf.clear();
         }
-        Ok(())
+        self.out.write_all(&self.lines[..n * width])
     }
 
     fn flush_lines(&mut self) -> io::Result<()> {

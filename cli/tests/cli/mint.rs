@@ -404,6 +404,9 @@ fn a_full_disk_is_one_line_and_exit_1() {
         &["-n", "10"],
         &["inspect", "00000000000000"],
         &["between", "-n", "10"],
+        &["--format", "v7", "-n", "10"],
+        &["--format", "objectid", "-n", "10000"],
+        &["--format", "v7s", "-n", "10", "--json"],
     ] {
         let o = kuuid_to_full(args);
         let err = stderr(&o);
