@@ -172,12 +172,34 @@ fn child(f: impl FnOnce()) -> ! {
     unsafe { libc::_exit(if ok { 0 } else { 1 }) }
 }
 
+/// Waits (at most 60 s) for our child `pid` to end and returns its wait
+/// status; a child still running then is killed and the test fails (a
+/// hang is a bug too).
+pub fn wait_bounded(pid: libc::pid_t) -> libc::c_int {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut status = 0;
+    loop {
+        // SAFETY: waiting for our own child, without blocking.
+        let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+        if r == pid {
+            return status;
+        }
+        assert_eq!(r, 0, "waitpid");
+        if std::time::Instant::now() > deadline {
+            // SAFETY: killing and reaping our own child.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, &mut status, 0);
+            }
+            panic!("child {pid} hung for 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
 fn wait_ok(pid: libc::pid_t) {
     assert!(pid > 0, "fork/clone failed");
-    let mut status = 0;
-    // SAFETY: waiting for our own child.
-    let r = unsafe { libc::waitpid(pid, &mut status, 0) };
-    assert_eq!(r, pid);
+    let status = wait_bounded(pid);
     assert!(
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
         "child {pid} failed (status {status:#x})"
@@ -203,18 +225,61 @@ pub fn fork_and_wait(f: impl FnOnce()) {
 /// As `fork`: the child must only do what is safe after a fork in a
 /// threaded process (mint, write a file, `_exit`).
 pub unsafe fn raw_clone() -> libc::pid_t {
-    // SAFETY: clone without CLONE_VM and with a null stack behaves like
-    // fork; the caller keeps the child to what is safe there.
-    unsafe {
-        libc::syscall(
-            libc::SYS_clone,
-            libc::SIGCHLD as libc::c_long,
-            0usize,
-            0usize,
-            0usize,
-            0usize,
-        ) as libc::pid_t
+    // No thread is inside the allocator at the copy, and the copy allocates
+    // from memory of its own: it never waits on a lock of glibc's malloc
+    // held by a thread it does not have (`clone_alloc`).
+    while_another_thread_allocates(|| {
+        crate::clone_alloc::closed(|| {
+            // SAFETY: clone without CLONE_VM and with a null stack behaves like
+            // fork; the caller keeps the child to what is safe there.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_clone,
+                    libc::SIGCHLD as libc::c_long,
+                    0usize,
+                    0usize,
+                    0usize,
+                    0usize,
+                ) as libc::pid_t
+            }
+        })
+    })
+}
+
+/// Runs `copy` while another thread allocates and frees in a loop, as a
+/// server's threads would while it is copied. The blocks are too big for
+/// glibc's per-thread cache, so each call takes an arena lock: with one
+/// arena for all threads (`GLIBC_TUNABLES=glibc.malloc.arena_max=1`, as
+/// `.ci/run` runs these binaries once more) a copy that called into glibc's
+/// malloc would find that lock held and hang (with `clone_alloc` bypassed,
+/// both matrices' raw clone cells did, every time). The copy does not
+/// have this thread.
+fn while_another_thread_allocates(copy: impl FnOnce() -> libc::pid_t) -> libc::pid_t {
+    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+    static STOP: AtomicBool = AtomicBool::new(false);
+    static RUNNING: AtomicBool = AtomicBool::new(false);
+    STOP.store(false, SeqCst);
+    RUNNING.store(false, SeqCst);
+    let other = std::thread::spawn(|| {
+        let mut n = 0usize;
+        while !STOP.load(SeqCst) {
+            let block = vec![1u8; 4096 + n % 64];
+            n = n.wrapping_add(usize::from(std::hint::black_box(block)[n % 4096]));
+            RUNNING.store(true, SeqCst);
+        }
+    });
+    while !RUNNING.load(SeqCst) {
+        std::thread::yield_now();
     }
+    let pid = copy();
+    if pid == 0 {
+        // The copy has no such thread: joining would wait forever.
+        std::mem::forget(other);
+        return pid;
+    }
+    STOP.store(true, SeqCst);
+    other.join().expect("the allocating thread");
+    pid
 }
 
 /// A raw `clone(SIGCHLD)` syscall (no atfork handlers run), `f` in the

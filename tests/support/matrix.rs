@@ -12,7 +12,6 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use kuuid::couch::{Algorithm, Uuids};
 use kuuid::{Generator, ObjectId, Uuid7, V7Generator};
@@ -383,25 +382,7 @@ pub fn start_copy(how: Copy, f: impl FnOnce() -> Minted) -> libc::pid_t {
 /// Waits (at most 60 s) for a copy from [`start_copy`] and reads what it
 /// minted.
 pub fn wait_copy(pid: libc::pid_t) -> Minted {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut status = 0;
-    loop {
-        // SAFETY: waiting for our own child, without blocking.
-        let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-        if r == pid {
-            break;
-        }
-        assert_eq!(r, 0, "waitpid");
-        if Instant::now() > deadline {
-            // SAFETY: killing and reaping our own child.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-                libc::waitpid(pid, &mut status, 0);
-            }
-            panic!("child {pid} hung for 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    let status = crate::common::wait_bounded(pid);
     assert!(
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
         "child {pid} failed (status {status:#x})"
