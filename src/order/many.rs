@@ -314,6 +314,10 @@ fn integer_run<const UP: bool>(buf: &mut KeyBuf, max: usize) -> usize {
     if integer_len(last[0]) != Some(len) {
         return 0;
     }
+    if len <= 16 {
+        let key = u128::from_le_bytes(std::array::from_fn(|i| last.get(i).copied().unwrap_or(0)));
+        return short_integer_run::<UP>(buf, key, len, max);
+    }
     let mut cur = [0u8; 32];
     cur[..len].copy_from_slice(last);
     let mut made = 0;
@@ -323,6 +327,58 @@ fn integer_run<const UP: bool>(buf: &mut KeyBuf, max: usize) -> usize {
         }
         let at = buf.text.len();
         buf.text.extend_from_slice(&cur);
+        buf.text.truncate(at + len);
+        buf.seal();
+        made += 1;
+    }
+    made
+}
+
+/// [`integer_run`] for an integer of `len <= 16` bytes held in `key` (byte
+/// `i` of the key in bits `8i..8i + 8`). The last digit steps with one add
+/// unless it is the alphabet's end, and each key is stored from the
+/// register: the byte-wise step wrote a byte that the next copy read back
+/// with a 16-byte load, a store-forwarding stall that was two thirds of
+/// `n_keys_between(None, None, 10^6)`'s time (perf, Zen 1). Not inlined:
+/// inside `n_keys_between_into`'s one large body this loop and the
+/// bisection both ran slower (criterion, 10^6 keys: 6.9 vs 9.0 ms, and
+/// 43.6 vs 50.4 ms for the bisection).
+#[inline(never)]
+fn short_integer_run<const UP: bool>(
+    buf: &mut KeyBuf,
+    mut key: u128,
+    len: usize,
+    max: usize,
+) -> usize {
+    let shift = 8 * (len - 1) as u32;
+    let mut made = 0;
+    while made < max {
+        // The distance to the next digit in the alphabet `0-9A-Za-z`.
+        let gap: u128 = match (UP, (key >> shift) as u8) {
+            (true, b'9') | (false, b'A') => 8,
+            (true, b'Z') | (false, b'a') => 7,
+            (true, b'z') | (false, b'0') => 0,
+            _ => 1,
+        };
+        if gap != 0 {
+            // The last digit is the key's top byte: nothing carries past it.
+            key = if UP {
+                key + (gap << shift)
+            } else {
+                key - (gap << shift)
+            };
+        } else {
+            // A carry (one key in 62): step the digits as bytes.
+            let mut bytes = key.to_le_bytes();
+            if !step_digits::<UP>(&mut bytes[..len]) {
+                break;
+            }
+            key = u128::from_le_bytes(bytes);
+        }
+        // (`integer_run` stops before the smallest integer, which is not a
+        // key; it has 27 bytes, so it is never reached here.)
+        let at = buf.text.len();
+        buf.text.extend_from_slice(&key.to_le_bytes());
         buf.text.truncate(at + len);
         buf.seal();
         made += 1;

@@ -116,6 +116,53 @@ fn value(key: &str) -> u128 {
     })
 }
 
+/// Open-ended runs step as `key_between` does one key at a time (npm's
+/// definition), from integers of every length (2 to 27 bytes: both sides
+/// of the 16-byte fast path) whose digits sit next to the alphabet's
+/// jumps (`9`/`A`, `Z`/`a`) and its ends, so that runs of 130 keys cross
+/// carries.
+#[test]
+fn open_ended_runs_step_as_single_keys_do() {
+    const N: usize = 130;
+    for len in 2..=27u8 {
+        for (up, lasts) in [(true, b"89YZyz"), (false, b"1AB0ab")] {
+            let head = if up { b'a' + len - 2 } else { b'Z' - (len - 2) };
+            for &last in lasts {
+                for &before in &[b'0', b'z', last] {
+                    let mut start = vec![head];
+                    if len > 2 {
+                        start.resize(usize::from(len) - 2, if up { b'0' } else { b'z' });
+                        start.push(before);
+                    }
+                    start.push(last);
+                    let start = String::from_utf8(start).unwrap();
+                    let start = start.as_str();
+                    let (mut one_by_one, mut k) = (Vec::new(), start.to_owned());
+                    for _ in 0..N {
+                        k = if up {
+                            key_between(Some(&k), None)
+                        } else {
+                            key_between(None, Some(&k))
+                        }
+                        .unwrap()
+                        .into_string();
+                        one_by_one.push(k.clone());
+                    }
+                    let run = if up {
+                        n_keys_between(Some(start), None, N)
+                    } else {
+                        one_by_one.reverse();
+                        n_keys_between(None, Some(start), N)
+                    }
+                    .unwrap();
+                    let run: Vec<String> = run.into_iter().map(OrderKey::into_string).collect();
+                    assert_eq!(run, one_by_one, "from {start}, up: {up}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn rebalance_spaces_evenly_at_the_shortest_length() {
     for n in [1usize, 2, 3, 61, 62, 63, 100, 1000, 3844, 3845, 100_000] {
