@@ -7,6 +7,7 @@
 //! after a warm-up round, of the same work the library does.
 
 mod machine;
+mod name;
 mod report;
 
 use std::hint::black_box;
@@ -23,6 +24,7 @@ use kuuid::{Generator, Kuuid, ObjectId, RngKind, Uuid7};
 
 use crate::Failure;
 use machine::Header;
+use name::Name;
 use report::{Figure, Report, SCHEMA};
 
 #[derive(Args)]
@@ -208,7 +210,7 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
         n: count as usize,
         rounds,
         figures: Vec::new(),
-        progress: progress_bar(4 + paths.len() as u64 * 6 + 6 + 2 * thread_counts.len() as u64),
+        progress: progress_bar(),
     };
     bench.limits(if a.quick { 64 << 20 } else { 256 << 20 })?;
     for &isa in &paths {
@@ -222,6 +224,11 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
     // costs a few percent, not the round.
     let span = Duration::from_millis(if a.quick { 5 } else { 20 });
     bench.threads(&thread_counts, span)?;
+    debug_assert_eq!(
+        Some(bench.progress.position()),
+        bench.progress.length(),
+        "figures pushed vs expected"
+    );
     bench.progress.finish_and_clear();
     let report = Report {
         schema: SCHEMA.to_owned(),
@@ -240,11 +247,13 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
 }
 
 /// A progress line on stderr when it is a terminal; nothing otherwise.
-fn progress_bar(figures: u64) -> ProgressBar {
+/// Its length grows as each part of the run says how many figures it
+/// will push ([`Bench::expect`]).
+fn progress_bar() -> ProgressBar {
     if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
+        return ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
     }
-    let bar = ProgressBar::with_draw_target(Some(figures), ProgressDrawTarget::stderr());
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
         bar.set_style(style);
     }
@@ -264,7 +273,7 @@ impl Bench {
     /// 32-byte store into L2 (once that is measured).
     fn push(&mut self, mut f: Figure) {
         if f.per == "id" && f.threads == 1 && f.scaling.is_none() {
-            let store = self.median_of("limit/store/l2");
+            let store = self.median_of(Name::StoreL2);
             if store.is_finite() {
                 f.vs_store = Some(f.ns_median / store);
             }
@@ -274,7 +283,13 @@ impl Bench {
         self.figures.push(f);
     }
 
-    fn median_of(&self, name: &str) -> f64 {
+    /// Says that the next part of the run pushes `figures` figures.
+    fn expect(&self, figures: usize) {
+        self.progress.inc_length(figures as u64);
+    }
+
+    fn median_of(&self, name: Name) -> f64 {
+        let name = name.to_string();
         self.figures
             .iter()
             .find(|f| f.name == name)
@@ -286,7 +301,10 @@ impl Bench {
     /// clock read.
     fn limits(&mut self, dram_bytes: usize) -> Result<(), Failure> {
         let (n, rounds) = (self.n, self.rounds);
-        for (name, slots) in [("limit/store/l2", n), ("limit/store/dram", dram_bytes / 32)] {
+        let stores = [(Name::StoreL2, n), (Name::StoreDram, dram_bytes / 32)];
+        let rngs = [RngKind::Secure, RngKind::Fast];
+        self.expect(stores.len() + rngs.len() + 1);
+        for (name, slots) in stores {
             let mut buf = vec![[0u8; 32]; slots];
             let mut x = 0u8;
             let t = stats(rounds, || {
@@ -294,22 +312,16 @@ impl Bench {
                 buf.fill([x; 32]);
                 black_box(&buf);
             });
-            self.push(Figure::new(
-                name.to_owned(),
-                "32-byte slot",
-                1,
-                t,
-                slots as u64,
-            ));
+            self.push(Figure::new(name, "32-byte slot", 1, t, slots as u64));
         }
         let mut words = vec![0u32; 4 * n];
-        for kind in [RngKind::Secure, RngKind::Fast] {
+        for kind in rngs {
             let mut g = Generator::new(kind).map_err(machine_failure)?;
             let t = stats(rounds, || {
                 g.fill_random(&mut words);
                 black_box(&words);
             });
-            let name = format!("limit/rng/{}", g.rng_name());
+            let name = Name::Rng(g.rng_name());
             self.push(Figure::new(name, "16 random bytes", 1, t, n as u64));
         }
         let t = stats(rounds, || {
@@ -317,13 +329,7 @@ impl Bench {
                 black_box(kuuid::clock::SystemClock.millis());
             }
         });
-        self.push(Figure::new(
-            "limit/clock/millis".to_owned(),
-            "read",
-            1,
-            t,
-            n as u64,
-        ));
+        self.push(Figure::new(Name::ClockMillis, "read", 1, t, n as u64));
         Ok(())
     }
 
@@ -331,12 +337,15 @@ impl Bench {
     fn path(&mut self, isa: Isa) -> Result<(), Failure> {
         let (n, rounds) = (self.n, self.rounds);
         let mut ids = vec![Kuuid::default(); n];
-        for kind in [RngKind::Secure, RngKind::Fast] {
+        let rngs = [RngKind::Secure, RngKind::Fast];
+        let parse_many = isa == kuuid::engine::isa();
+        self.expect(2 * rngs.len() + 1 + usize::from(parse_many));
+        for kind in rngs {
             let mut g = Generator::new(kind).map_err(machine_failure)?;
             g = g.with_isa(isa).map_err(|e| Failure::Usage(e.to_string()))?;
             let t = stats(rounds, || g.fill(&mut ids));
             self.push(Figure::new(
-                format!("fill/{isa}/{}", g.rng_name()),
+                Name::Fill(isa, g.rng_name()),
                 "id",
                 1,
                 t,
@@ -346,7 +355,7 @@ impl Bench {
                 g.write_lines(4, n as u64, io::sink())
                     .expect("a sink does not fail")
             });
-            let name = format!("lines/{isa}/{}", g.rng_name());
+            let name = Name::Lines(isa, g.rng_name());
             self.push(Figure::new(name, "id", 1, t, n as u64));
         }
         // Decode: the ids from the last fill, as newline-separated text.
@@ -362,19 +371,13 @@ impl Bench {
                 .expect("shape is right");
             assert_eq!(ok, n, "freshly minted ids decode");
         });
-        self.push(Figure::new(format!("decode/{isa}"), "id", 1, t, n as u64));
-        if isa == kuuid::engine::isa() {
+        self.push(Figure::new(Name::Decode(isa), "id", 1, t, n as u64));
+        if parse_many {
             let mut back = vec![Kuuid::default(); n];
             let t = stats(rounds, || {
                 Kuuid::parse_many(&text, 33, &mut back).expect("freshly minted ids parse")
             });
-            self.push(Figure::new(
-                format!("parse_many/{isa}"),
-                "id",
-                1,
-                t,
-                n as u64,
-            ));
+            self.push(Figure::new(Name::ParseMany(isa), "id", 1, t, n as u64));
         }
         Ok(())
     }
@@ -383,6 +386,7 @@ impl Bench {
     /// id), with time() and with the opt-in ticker.
     fn single(&mut self, isa: Isa) -> Result<(), Failure> {
         let (n, rounds) = (self.n, self.rounds);
+        self.expect(2);
         let one_at_a_time = || {
             stats(rounds, || {
                 for _ in 0..n {
@@ -391,7 +395,7 @@ impl Bench {
             })
         };
         self.push(Figure::new(
-            format!("id/{isa}"),
+            Name::Id(isa),
             "id",
             1,
             one_at_a_time(),
@@ -400,25 +404,21 @@ impl Bench {
         let ticker = kuuid::clock::Ticker::start()?;
         let t = one_at_a_time();
         drop(ticker);
-        self.push(Figure::new(
-            format!("id+ticker/{isa}"),
-            "id",
-            1,
-            t,
-            n as u64,
-        ));
+        self.push(Figure::new(Name::IdTicker(isa), "id", 1, t, n as u64));
         Ok(())
     }
 
     /// The other formats on the process's path: single and bulk text.
     fn formats(&mut self) {
         let (n, rounds) = (self.n, self.rounds);
+        let couch = [Algorithm::Sequential, Algorithm::UtcRandom];
+        self.expect(4 + couch.len());
         let t = stats(rounds, || {
             for _ in 0..n {
                 black_box(kuuid::v7().hyphenated_bytes());
             }
         });
-        self.push(Figure::new("v7/single".to_owned(), "id", 1, t, n as u64));
+        self.push(Figure::new(Name::V7Single, "id", 1, t, n as u64));
         let mut v7 = vec![Uuid7::MIN; n];
         let mut v7_text = vec![[0u8; 36]; n];
         let t = stats(rounds, || {
@@ -426,19 +426,13 @@ impl Bench {
             Uuid7::encode_hyphenated_many(&v7, &mut v7_text);
             black_box(&v7_text);
         });
-        self.push(Figure::new("v7/bulk-text".to_owned(), "id", 1, t, n as u64));
+        self.push(Figure::new(Name::V7BulkText, "id", 1, t, n as u64));
         let t = stats(rounds, || {
             for _ in 0..n {
                 black_box(kuuid::object_id().hex_bytes());
             }
         });
-        self.push(Figure::new(
-            "objectid/single".to_owned(),
-            "id",
-            1,
-            t,
-            n as u64,
-        ));
+        self.push(Figure::new(Name::ObjectIdSingle, "id", 1, t, n as u64));
         let mut oids = vec![ObjectId::default(); n];
         let mut oid_text = vec![[0u8; 24]; n];
         let t = stats(rounds, || {
@@ -446,17 +440,8 @@ impl Bench {
             ObjectId::encode_hex_many(&oids, &mut oid_text);
             black_box(&oid_text);
         });
-        self.push(Figure::new(
-            "objectid/bulk-text".to_owned(),
-            "id",
-            1,
-            t,
-            n as u64,
-        ));
-        for (name, algorithm) in [
-            ("couch/sequential", Algorithm::Sequential),
-            ("couch/utc_random", Algorithm::UtcRandom),
-        ] {
+        self.push(Figure::new(Name::ObjectIdBulkText, "id", 1, t, n as u64));
+        for algorithm in couch {
             let uuids = Uuids::new(algorithm);
             let mut s = String::with_capacity(40);
             let t = stats(rounds, || {
@@ -466,7 +451,7 @@ impl Bench {
                     black_box(&s);
                 }
             });
-            self.push(Figure::new(name.to_owned(), "id", 1, t, n as u64));
+            self.push(Figure::new(Name::Couch(algorithm), "id", 1, t, n as u64));
         }
     }
 
@@ -476,6 +461,7 @@ impl Bench {
     fn threads(&mut self, counts: &[usize], span: Duration) -> Result<(), Failure> {
         let rounds = self.rounds;
         let isa = kuuid::engine::isa();
+        self.expect(2 * counts.len());
         let mut one = [f64::NAN; 2];
         for &t in counts {
             let n = self.n.min(THREAD_BYTES / size_of::<Kuuid>() / t);
@@ -490,7 +476,7 @@ impl Bench {
                     n as u64
                 },
             );
-            let mut f = Figure::new(format!("threads/{isa}/fill/{t}"), "id", t, per_item, 1);
+            let mut f = Figure::new(Name::ThreadsFill(isa, t), "id", t, per_item, 1);
             if t == 1 {
                 one[0] = f.per_second;
             }
@@ -508,7 +494,7 @@ impl Bench {
                     1024
                 },
             );
-            let mut f = Figure::new(format!("threads/{isa}/id/{t}"), "id", t, per_item, 1);
+            let mut f = Figure::new(Name::ThreadsId(isa, t), "id", t, per_item, 1);
             if t == 1 {
                 one[1] = f.per_second;
             }

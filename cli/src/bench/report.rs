@@ -6,6 +6,7 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use super::machine::Header;
+use super::name::Name;
 
 /// The JSON document's schema name; a baseline of another one is refused.
 pub const SCHEMA: &str = "kuuid-bench/1";
@@ -43,10 +44,10 @@ pub struct Figure {
 
 impl Figure {
     /// From per-round seconds for `items` items per round.
-    pub fn new(name: String, per: &str, threads: usize, secs: [f64; 3], items: u64) -> Figure {
+    pub fn new(name: Name, per: &str, threads: usize, secs: [f64; 3], items: u64) -> Figure {
         let ns = |s: f64| s * 1e9 / items as f64;
         Figure {
-            name,
+            name: name.to_string(),
             per: per.to_owned(),
             threads,
             ns_min: ns(secs[0]),
