@@ -136,6 +136,13 @@ pub(crate) fn words<const N: usize>() -> [u32; N] {
     }
 }
 
+/// 64 random bits from this thread's secure generator.
+#[inline]
+pub(crate) fn random_u64() -> u64 {
+    let [lo, hi] = words::<2>();
+    u64::from(hi) << 32 | u64::from(lo)
+}
+
 /// Fills `out` with random words from this thread's secure generator.
 pub(crate) fn fill_words(out: &mut [u32]) {
     if with(|l| {

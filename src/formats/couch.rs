@@ -33,6 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use portable_atomic::AtomicU128;
 
+use super::uuid_layout::{self, MAX_UNIX_MILLIS, NotThisUuid};
 use crate::engine::{base36, hex};
 use crate::parse::Bytes;
 use crate::time::{IntoTimestamp, TimeError, Timestamp};
@@ -44,8 +45,6 @@ const SEQUENTIAL_LIMIT: u32 = 0xfff000;
 const SEQUENTIAL_STEP: u32 = 0xffd;
 /// The last microsecond 14 hex digits hold (`~14.16.0b`): 4253-05-31.
 const MAX_MICROS: u64 = (1 << 56) - 1;
-/// The last millisecond a UUIDv7 holds (48 bits: year 10889).
-const MAX_V7_MILLIS: u64 = (1 << 48) - 1;
 
 /// One of CouchDB's `[uuids] algorithm` values.
 ///
@@ -382,7 +381,7 @@ impl Uuids {
         let millis = t.into_timestamp()?.as_millis();
         let micros = millis.saturating_mul(1000);
         let fits = match self.algorithm {
-            Algorithm::UuidV7 => millis <= MAX_V7_MILLIS,
+            Algorithm::UuidV7 => millis <= MAX_UNIX_MILLIS,
             _ => micros <= MAX_MICROS,
         };
         if !fits {
@@ -465,7 +464,7 @@ impl Uuids {
             Algorithm::UuidV7 => {
                 let millis = match &self.given {
                     Some(g) => g.millis,
-                    None => crate::sys::unix_millis().min(MAX_V7_MILLIS),
+                    None => crate::sys::unix_millis().min(MAX_UNIX_MILLIS),
                 };
                 let random = u128::from_be_bytes(words_to_bytes(crate::local::words::<4>()));
                 self.format.encode_into(uuid_v7(millis, random), out);
@@ -651,19 +650,11 @@ pub fn decode(text: &str, algorithm: Algorithm, format: Format) -> Result<Decode
         Algorithm::UuidV4 | Algorithm::UuidV7 => {
             let value = format.decode(text)?;
             let expected = if algorithm == Algorithm::UuidV4 { 4 } else { 7 };
-            let version = ((value >> 76) & 0xf) as u8;
-            if version != expected {
-                return Err(ParseError::Version {
-                    found: version,
-                    expected,
-                });
+            match uuid_layout::check(value, expected) {
+                Ok(()) => Ok(Decoded::Uuid { value }),
+                Err(NotThisUuid::Version(found)) => Err(ParseError::Version { found, expected }),
+                Err(NotThisUuid::Variant(found)) => Err(ParseError::Variant { found }),
             }
-            if (value >> 62) & 0b11 != 0b10 {
-                return Err(ParseError::Variant {
-                    found: ((value >> 60) & 0xf) as u8,
-                });
-            }
-            Ok(Decoded::Uuid { value })
         }
     }
 }
@@ -833,14 +824,14 @@ fn words_to_bytes(words: [u32; 4]) -> [u8; 16] {
 
 /// RFC 9562 version 4: 122 random bits, CouchDB's `v4_bin`.
 const fn uuid_v4(random: u128) -> u128 {
-    random & !(0xf << 76) & !(0b11 << 62) | 4 << 76 | 0b10 << 62
+    uuid_layout::with_version(random, 4)
 }
 
 /// CouchDB's `v7_bin`: 48-bit milliseconds, version 7, 12 random bits of
 /// `rand_a`, variant `10`, 62 random bits.
 const fn uuid_v7(millis: u64, random: u128) -> u128 {
     let rand = random & ((1 << 80) - 1);
-    (millis as u128) << 80 | uuid_v4(rand) & !(0xf << 76) | 7 << 76
+    (millis as u128) << 80 | uuid_layout::with_version(rand, 7)
 }
 
 fn sequential_word() -> &'static AtomicU128 {
@@ -971,10 +962,10 @@ mod tests {
             let v4 = uuid_v4(random);
             assert_eq!((v4 >> 76) & 0xf, 4);
             assert_eq!((v4 >> 62) & 0b11, 0b10);
-            let v7 = uuid_v7(MAX_V7_MILLIS, random);
+            let v7 = uuid_v7(MAX_UNIX_MILLIS, random);
             assert_eq!((v7 >> 76) & 0xf, 7);
             assert_eq!((v7 >> 62) & 0b11, 0b10);
-            assert_eq!((v7 >> 80) as u64, MAX_V7_MILLIS);
+            assert_eq!((v7 >> 80) as u64, MAX_UNIX_MILLIS);
         }
         assert_eq!(uuid_v7(1, 0), 1 << 80 | 7 << 76 | 0b10 << 62);
     }

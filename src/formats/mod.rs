@@ -3,4 +3,5 @@
 
 pub mod couch;
 pub(crate) mod objectid;
+pub(crate) mod uuid_layout;
 pub(crate) mod v7;

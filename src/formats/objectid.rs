@@ -234,8 +234,7 @@ fn state() -> &'static AtomicU64 {
 /// A seed from this thread's secure generator.
 #[cold]
 fn seed() -> u64 {
-    let [lo, hi] = crate::local::words::<2>();
-    u64::from(hi) << 32 | u64::from(lo)
+    crate::local::random_u64()
 }
 
 /// Seconds now, held at the last second a 4-byte timestamp has (2106).

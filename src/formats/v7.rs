@@ -43,6 +43,7 @@ use std::str::FromStr;
 
 use std::sync::atomic::AtomicU64;
 
+use super::uuid_layout::{self, MAX_UNIX_MILLIS, NotThisUuid};
 use crate::engine::hex;
 use crate::parse::Bytes;
 use crate::rng::fork::Tagged;
@@ -57,8 +58,6 @@ const RANDOM_BITS: u32 = 52;
 const START_LIMIT: u64 = 1 << (COUNTER_BITS - 1);
 /// Counter bits at the top of `rand_b` (the rest are in `rand_a`).
 const LOW_COUNTER_BITS: u32 = COUNTER_BITS - 12;
-/// The largest millisecond value a UUIDv7 holds (48 bits: year 10889).
-const MAX_MS: u64 = (1 << 48) - 1;
 /// The sequence word orders ids minted now before this millisecond: 2^42
 /// (2109-05-15) less 2^20 ms, so that no counter carry can reach bit 64.
 const SEQUENCE_MS_LIMIT: u64 = (1 << 42) - (1 << 20);
@@ -101,16 +100,11 @@ impl Uuid7 {
     /// assert!(kuuid::Uuid7::from_bytes([0; 16]).is_err());
     /// ```
     pub const fn from_bytes(bytes: [u8; 16]) -> Result<Self, UuidParseError> {
-        let version = bytes[6] >> 4;
-        if version != 7 {
-            return Err(UuidParseError::Version { found: version });
+        match uuid_layout::check(u128::from_be_bytes(bytes), 7) {
+            Ok(()) => Ok(Uuid7(bytes)),
+            Err(NotThisUuid::Version(found)) => Err(UuidParseError::Version { found }),
+            Err(NotThisUuid::Variant(found)) => Err(UuidParseError::Variant { found }),
         }
-        if bytes[8] >> 6 != 0b10 {
-            return Err(UuidParseError::Variant {
-                found: bytes[8] >> 4,
-            });
-        }
-        Ok(Uuid7(bytes))
     }
 
     /// The 16 bytes, big-endian.
@@ -452,7 +446,8 @@ fn claim_now(count: u64) -> u128 {
     if now < SEQUENCE_MS_LIMIT {
         u128::from(claim(sequence(), now, random_start, count))
     } else {
-        u128::from(now.min(MAX_MS)) << COUNTER_BITS | u128::from(random_start() % START_LIMIT)
+        u128::from(now.min(MAX_UNIX_MILLIS)) << COUNTER_BITS
+            | u128::from(random_start() % START_LIMIT)
     }
 }
 
@@ -460,7 +455,8 @@ fn claim_now(count: u64) -> u128 {
 /// 52 random bits (the low 52 of `random`).
 #[inline]
 const fn bits(ms: u64, counter: u64, random: u64) -> u128 {
-    // Two 64-bit halves: cheaper than 128-bit shifts in bulk loops.
+    // `uuid_layout`'s version 7 and variant, written in two 64-bit halves:
+    // cheaper than 128-bit shifts in bulk loops (tests check the two agree).
     let hi = ms << 16 | 7 << 12 | (counter >> LOW_COUNTER_BITS) & 0xfff;
     let lo = 0b10 << 62
         | (counter & ((1 << LOW_COUNTER_BITS) - 1)) << RANDOM_BITS
@@ -473,7 +469,7 @@ const fn bits(ms: u64, counter: u64, random: u64) -> u128 {
 #[inline]
 fn sequence_bits(v: u128, random: u64) -> u128 {
     let ms = (v >> COUNTER_BITS) as u64;
-    bits(ms.min(MAX_MS), v as u64, random)
+    bits(ms.min(MAX_UNIX_MILLIS), v as u64, random)
 }
 
 /// The id for sequence value `v` and 52 random bits.
@@ -485,14 +481,7 @@ fn from_sequence(v: u128, random: u64) -> Uuid7 {
 /// A counter start for a new millisecond, from this thread's generator.
 #[cold]
 fn random_start() -> u64 {
-    random_u64()
-}
-
-/// 64 random bits from this thread's generator.
-#[inline]
-fn random_u64() -> u64 {
-    let [lo, hi] = crate::local::words::<2>();
-    u64::from(hi) << 32 | u64::from(lo)
+    crate::local::random_u64()
 }
 
 /// A UUIDv7 minted now, strictly after every other minted now in this
@@ -510,7 +499,7 @@ pub(crate) fn now() -> Uuid7 {
 /// whether they inlined the call).
 #[inline]
 fn now_bits() -> u128 {
-    let random = random_u64();
+    let random = crate::local::random_u64();
     sequence_bits(claim_now(1), random)
 }
 
@@ -532,7 +521,7 @@ pub(crate) fn fill_now(ids: &mut [Uuid7]) {
 fn write_run(first: u128, random: &[u64], out: &mut [Uuid7]) {
     let ms = (first >> COUNTER_BITS) as u64;
     let counter = first as u64 & ((1 << COUNTER_BITS) - 1);
-    if ms <= MAX_MS && counter + out.len() as u64 <= 1 << COUNTER_BITS {
+    if ms <= MAX_UNIX_MILLIS && counter + out.len() as u64 <= 1 << COUNTER_BITS {
         // One millisecond for the whole run (unless the counter is about to
         // carry): a 64-bit counter and the millisecond hoisted out of the
         // loop, 1.4 against 1.9 ns an id.
@@ -653,7 +642,7 @@ impl V7Generator {
             }
             _ => self.claim(token),
         };
-        from_sequence(v, random_u64())
+        from_sequence(v, crate::local::random_u64())
     }
 
     /// Claims a new block and takes its first value; a pinned generator
@@ -701,7 +690,7 @@ impl V7Generator {
 /// A UUIDv7 at a given time: a random counter start, 52 random bits.
 pub(crate) fn at(t: Timestamp) -> Result<Uuid7, TimeError> {
     let ms = t.as_millis();
-    if ms > MAX_MS {
+    if ms > MAX_UNIX_MILLIS {
         return Err(TimeError::PastUuid7Range { millis: ms });
     }
     let [r0, r1, r2] = crate::local::words::<3>();
@@ -713,6 +702,26 @@ pub(crate) fn at(t: Timestamp) -> Result<Uuid7, TimeError> {
 mod tests {
     use super::*;
     use std::sync::atomic::Ordering;
+
+    /// `bits` writes `uuid_layout`'s version 7 and variant and keeps the
+    /// fields: the time in the top 48 bits, the counter and random below.
+    #[test]
+    fn bits_follow_the_uuid_layout() {
+        for (ms, counter, random) in [
+            (0, 0, 0),
+            (MAX_UNIX_MILLIS, (1 << COUNTER_BITS) - 1, u64::MAX),
+            (1_700_000_000_000, 0x2a_5a5a, 0x000f_0f0f_0f0f_0f0f),
+        ] {
+            let v = bits(ms, counter, random);
+            assert_eq!(uuid_layout::check(v, 7), Ok(()));
+            assert_eq!(uuid_layout::with_version(v, 7), v);
+            assert_eq!((v >> 80) as u64, ms);
+            assert_eq!(
+                v as u64 & ((1 << RANDOM_BITS) - 1),
+                random & ((1 << RANDOM_BITS) - 1)
+            );
+        }
+    }
 
     /// Claims from one word: consecutive within a millisecond, a fresh start
     /// when the clock moves, the newest millisecond kept when it steps back,
@@ -764,7 +773,7 @@ mod tests {
             1000 << COUNTER_BITS | ((1 << COUNTER_BITS) - 300),
             1000 << COUNTER_BITS | ((1 << COUNTER_BITS) - 299),
             1000 << COUNTER_BITS | ((1 << COUNTER_BITS) - 7),
-            u128::from(MAX_MS) << COUNTER_BITS | 9,
+            u128::from(MAX_UNIX_MILLIS) << COUNTER_BITS | 9,
         ] {
             let mut run = vec![Uuid7::MIN; random.len()];
             write_run(first, &random, &mut run);
@@ -777,7 +786,7 @@ mod tests {
     /// Past the sequence's last millisecond, ids still carry the clock's.
     #[test]
     fn the_layout_holds_every_millisecond() {
-        for ms in [0, SEQUENCE_MS_LIMIT, MAX_MS] {
+        for ms in [0, SEQUENCE_MS_LIMIT, MAX_UNIX_MILLIS] {
             let v = u128::from(ms) << COUNTER_BITS | 5;
             let id = from_sequence(v, u64::MAX);
             assert_eq!((id.timestamp().as_millis(), id.counter()), (ms, 5));
