@@ -307,6 +307,46 @@ fn a_postgres_table_made_otherwise_is_refused_at_connect() {
         .unwrap();
 }
 
+/// Processes that connect at once to a database without the table all
+/// get a store: creating the table is serialized, so none sees another's
+/// half-made catalog rows (seen: `type "kuuid_counters" already exists`,
+/// a child of the fault test that never started). 6 threads at once, on a
+/// fresh schema each round.
+#[cfg(feature = "postgres")]
+#[test]
+fn postgres_stores_that_create_the_table_at_once_all_connect() {
+    let Some(url) = crate::server::address("KUUID_PG_URL") else {
+        return;
+    };
+    let mut a = admin(&url);
+    for round in 0..8 {
+        let schema = format!("race{}_{round}", std::process::id());
+        a.batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
+        .unwrap();
+        let scoped = with_option(&url, "options", &format!("-csearch_path={schema}"));
+        let start = std::sync::Barrier::new(6);
+        let failures: Vec<String> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..6)
+                .map(|_| {
+                    s.spawn(|| {
+                        start.wait();
+                        kuuid::sequence::PostgresCounters::connect(&scoped).err()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .filter_map(|h| h.join().unwrap().map(|e| e.to_string()))
+                .collect()
+        });
+        a.batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+            .unwrap();
+        assert!(failures.is_empty(), "round {round}: {failures:?}");
+    }
+}
+
 /// `url` with one more libpq option (key=value strings and URLs).
 #[cfg(feature = "postgres")]
 fn with_option(url: &str, key: &str, value: &str) -> String {

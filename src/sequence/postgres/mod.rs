@@ -274,19 +274,25 @@ impl PostgresCounters {
         if !exists {
             // CREATE needs a privilege on the schema that PostgreSQL 15
             // no longer grants to every role: asked for only when needed.
+            // `IF NOT EXISTS` does not make two creators at once safe (the
+            // loser meets the winner's uncommitted catalog rows: "type
+            // kuuid_counters already exists"), so creators queue on a
+            // transaction-scoped advisory lock: the two statements are one
+            // implicit transaction, which ends (and lets go) on an error too.
             let create = self.wait(
                 conn,
-                c.batch_execute(
-                    r#"CREATE TABLE IF NOT EXISTS kuuid_counters (
+                c.batch_execute(&format!(
+                    r#"SELECT pg_advisory_xact_lock({CREATE_LOCK});
+                       CREATE TABLE IF NOT EXISTS kuuid_counters (
                          name text COLLATE "C" NOT NULL, shard bigint NOT NULL,
                          next bigint NOT NULL, layout text NOT NULL,
-                         PRIMARY KEY (name, shard))"#,
-                ),
+                         PRIMARY KEY (name, shard))"#
+                )),
             );
-            // Two processes creating the table at once: one wins the
-            // catalog's unique index, and the table is there.
+            // A creator that takes no lock (an older kuuid, by hand) can
+            // still race us: the table is there all the same.
             if let Err(e) = create
-                && !is_unique_violation(&*e)
+                && !is_created_by_another(&*e)
             {
                 return Err(e);
             }
@@ -411,11 +417,25 @@ impl PostgresCounters {
 }
 
 /// Whether `e` (at any depth) is PostgreSQL's unique violation.
-fn is_unique_violation(e: &(dyn std::error::Error + 'static)) -> bool {
+/// The advisory lock key that creators of `kuuid_counters` queue on (the
+/// bytes of "kuuid_ct" as a big-endian integer).
+const CREATE_LOCK: i64 = i64::from_be_bytes(*b"kuuid_ct");
+
+/// Whether creating the table failed because another session created it at
+/// the same moment: one of the errors PostgreSQL gives the loser (the
+/// catalog's unique index, the row type, the table).
+fn is_created_by_another(e: &(dyn std::error::Error + 'static)) -> bool {
+    use tokio_postgres::error::SqlState;
     let mut cur = Some(e);
     while let Some(e) = cur {
         if let Some(pg) = e.downcast_ref::<tokio_postgres::Error>()
-            && pg.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
+            && let Some(code) = pg.code()
+            && [
+                SqlState::UNIQUE_VIOLATION,
+                SqlState::DUPLICATE_OBJECT,
+                SqlState::DUPLICATE_TABLE,
+            ]
+            .contains(code)
         {
             return true;
         }
