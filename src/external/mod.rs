@@ -18,6 +18,9 @@ mod sqlx_postgres;
 #[cfg(feature = "sqlx-sqlite")]
 mod sqlx_sqlite;
 
+#[cfg(feature = "uuid")]
+mod uuid;
+
 #[cfg(any(
     feature = "postgres-types",
     feature = "sqlx-postgres",

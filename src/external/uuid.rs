@@ -1,0 +1,25 @@
+//! `uuid` interop (feature `uuid`): every UUIDv7 is a `uuid::Uuid`; a
+//! `uuid::Uuid` is a [`Uuid7`] if its version and variant say so.
+
+use crate::{Uuid7, UuidParseError};
+
+impl From<Uuid7> for uuid::Uuid {
+    fn from(id: Uuid7) -> Self {
+        uuid::Uuid::from_bytes(*id.as_bytes())
+    }
+}
+
+impl TryFrom<uuid::Uuid> for Uuid7 {
+    type Error = UuidParseError;
+
+    /// ```
+    /// let u: uuid::Uuid = kuuid::v7().into();
+    /// assert_eq!(u.get_version_num(), 7);
+    /// assert_eq!(kuuid::Uuid7::try_from(u)?.to_string(), u.to_string());
+    /// assert!(kuuid::Uuid7::try_from(uuid::Uuid::new_v4()).is_err());
+    /// # Ok::<(), kuuid::UuidParseError>(())
+    /// ```
+    fn try_from(u: uuid::Uuid) -> Result<Self, UuidParseError> {
+        Uuid7::from_bytes(*u.as_bytes())
+    }
+}
