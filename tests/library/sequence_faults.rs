@@ -74,7 +74,20 @@ struct Run {
     name: String,
     stop: PathBuf,
     dir: PathBuf,
-    started: usize,
+    /// Every child started, killed on drop if the test fails (a failed
+    /// check otherwise left them minting for up to 60 s).
+    kids: Vec<Child>,
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            for kid in &mut self.kids {
+                let _ = kid.kill();
+                let _ = kid.wait();
+            }
+        }
+    }
 }
 
 impl Run {
@@ -88,15 +101,16 @@ impl Run {
             name: format!("faults-{}", kuuid::id()),
             stop,
             dir,
-            started: 0,
+            kids: Vec::new(),
         }
     }
 
-    /// A child whose stdout and stderr go to files of its own.
-    fn spawn(&mut self) -> (Child, PathBuf, PathBuf) {
-        self.started += 1;
-        let out = self.dir.join(format!("out-{}", self.started));
-        let err = self.dir.join(format!("err-{}", self.started));
+    /// A child whose stdout and stderr go to files of its own: its index
+    /// in `kids`, and the two paths.
+    fn spawn(&mut self) -> (usize, PathBuf, PathBuf) {
+        let i = self.kids.len();
+        let out = self.dir.join(format!("out-{}", i + 1));
+        let err = self.dir.join(format!("err-{}", i + 1));
         let child = Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
@@ -112,7 +126,8 @@ impl Run {
             .stderr(std::fs::File::create(&err).unwrap())
             .spawn()
             .unwrap();
-        (child, out, err)
+        self.kids.push(child);
+        (i, out, err)
     }
 }
 
@@ -146,11 +161,11 @@ fn progress(paths: &[&Path], more: usize) {
 /// The faults, in order, between checks that both live children go on.
 fn with_faults(db: &str, tag: &str, faults: &[&dyn Fn()]) {
     let mut run = Run::new(db, tag);
-    let (mut victim, victim_out, _) = run.spawn();
+    let (victim, victim_out, _) = run.spawn();
     let (b, b_out, b_err) = run.spawn();
     progress(&[&victim_out, &b_out], 200);
-    victim.kill().unwrap();
-    victim.wait().unwrap();
+    run.kids[victim].kill().unwrap();
+    run.kids[victim].wait().unwrap();
     let (c, c_out, c_err) = run.spawn();
     progress(&[&b_out, &c_out], 200);
     for fault in faults {
@@ -159,14 +174,13 @@ fn with_faults(db: &str, tag: &str, faults: &[&dyn Fn()]) {
     }
     std::fs::write(&run.stop, b"").unwrap();
     let mut ends = HashMap::new();
-    for (name, mut child, err) in [("b", b, b_err), ("c", c, c_err)] {
+    for (name, child, err) in [("b", b, b_err), ("c", c, c_err)] {
         let deadline = Instant::now() + Duration::from_secs(60);
         let status = loop {
-            if let Some(s) = child.try_wait().unwrap() {
+            if let Some(s) = run.kids[child].try_wait().unwrap() {
                 break s;
             }
             if Instant::now() > deadline {
-                child.kill().unwrap();
                 panic!("child {name} did not stop");
             }
             std::thread::sleep(Duration::from_millis(20));
