@@ -181,10 +181,19 @@ fn a_forked_child_leases_its_own_blocks() {
     let pid = unsafe { libc::fork() };
     assert!(pid >= 0, "fork failed");
     if pid == 0 {
-        let mut bytes = Vec::new();
-        for _ in 0..2000 {
-            bytes.extend_from_slice(&seq.next().unwrap().to_le_bytes());
-        }
+        // 16,000 bytes: within the pipe's 64 KiB buffer, so the child never
+        // waits for the parent to read.
+        let minted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut bytes = Vec::new();
+            for _ in 0..2000 {
+                bytes.extend_from_slice(&seq.next().unwrap().to_le_bytes());
+            }
+            bytes
+        }));
+        let Ok(bytes) = minted else {
+            // SAFETY: ends the child at once, failed.
+            unsafe { libc::_exit(1) };
+        };
         let mut off = 0;
         while off < bytes.len() {
             // SAFETY: writes bytes we own to our pipe.
@@ -200,6 +209,13 @@ fn a_forked_child_leases_its_own_blocks() {
     // SAFETY: closes the write end we do not use.
     unsafe { libc::close(fds[1]) };
     let after: Vec<u64> = (0..2000).map(|_| seq.next().unwrap()).collect();
+    // Bounded: a child that hangs is killed and fails the test here,
+    // rather than blocking the read below forever.
+    let status = crate::common::wait_bounded(pid);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "child failed (status {status:#x})"
+    );
     let mut bytes = Vec::new();
     let mut buf = [0u8; 4096];
     loop {
@@ -210,11 +226,8 @@ fn a_forked_child_leases_its_own_blocks() {
         }
         bytes.extend_from_slice(&buf[..n as usize]);
     }
-    // SAFETY: reaps our child and closes our fd.
-    unsafe {
-        libc::waitpid(pid, std::ptr::null_mut(), 0);
-        libc::close(fds[0]);
-    }
+    // SAFETY: closes our fd.
+    unsafe { libc::close(fds[0]) };
     let child: Vec<u64> = bytes
         .chunks_exact(8)
         .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
