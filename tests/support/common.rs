@@ -175,7 +175,7 @@ fn child(f: impl FnOnce()) -> ! {
 /// Waits (at most 60 s) for our child `pid` to end and returns its wait
 /// status; a child still running then is killed and the test fails (a
 /// hang is a bug too).
-pub fn wait_bounded(pid: libc::pid_t) -> libc::c_int {
+fn wait_bounded(pid: libc::pid_t) -> libc::c_int {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let mut status = 0;
     loop {
@@ -197,7 +197,9 @@ pub fn wait_bounded(pid: libc::pid_t) -> libc::c_int {
     }
 }
 
-fn wait_ok(pid: libc::pid_t) {
+/// Waits (bounded, as [`wait_bounded`]) for our child `pid` and asserts
+/// that it exited 0.
+pub fn wait_ok(pid: libc::pid_t) {
     assert!(pid > 0, "fork/clone failed");
     let status = wait_bounded(pid);
     assert!(

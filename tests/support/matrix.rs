@@ -382,11 +382,7 @@ pub fn start_copy(how: Copy, f: impl FnOnce() -> Minted) -> libc::pid_t {
 /// Waits (at most 60 s) for a copy from [`start_copy`] and reads what it
 /// minted.
 pub fn wait_copy(pid: libc::pid_t) -> Minted {
-    let status = crate::common::wait_bounded(pid);
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "child {pid} failed (status {status:#x})"
-    );
+    crate::common::wait_ok(pid);
     let path = out_path(pid);
     let m = read_minted(&path);
     let _ = std::fs::remove_file(path);

@@ -250,10 +250,12 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
 /// Its length grows as each part of the run says how many figures it
 /// will push ([`Bench::expect`]).
 fn progress_bar() -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
-    }
-    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    let target = if io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(0), target);
     if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
         bar.set_style(style);
     }

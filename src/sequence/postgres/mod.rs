@@ -416,13 +416,12 @@ impl PostgresCounters {
     }
 }
 
-/// Whether `e` (at any depth) is PostgreSQL's unique violation.
 /// The advisory lock key that creators of `kuuid_counters` queue on (the
 /// bytes of "kuuid_ct" as a big-endian integer).
 const CREATE_LOCK: i64 = i64::from_be_bytes(*b"kuuid_ct");
 
-/// Whether creating the table failed because another session created it at
-/// the same moment: one of the errors PostgreSQL gives the loser (the
+/// Whether creating the table failed (`e` at any depth) because another
+/// session created it at the same moment: one of the errors PostgreSQL gives the loser (the
 /// catalog's unique index, the row type, the table).
 fn is_created_by_another(e: &(dyn std::error::Error + 'static)) -> bool {
     use tokio_postgres::error::SqlState;
