@@ -12,6 +12,7 @@ use super::key::{
     validate,
 };
 use super::out::KeyOut;
+use super::word;
 use crate::engine::ALPHABET;
 
 /// Why no key could be made between two bounds.
@@ -106,6 +107,9 @@ pub(crate) fn check(a: Option<&[u8]>, b: Option<&[u8]>) -> Result<(), OrderError
 /// ```
 pub fn key_between(a: Option<&str>, b: Option<&str>) -> Result<OrderKey, OrderError> {
     let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
+    if let Some((word, len)) = word::between(a, b) {
+        return Ok(OrderKey::from_word(word, len));
+    }
     check(a, b)?;
     let longest = a.map_or(0, <[u8]>::len).max(b.map_or(0, <[u8]>::len));
     // The key is at most two bytes longer than the longer bound.

@@ -295,6 +295,14 @@ impl OrderKey {
         key
     }
 
+    /// The key whose `len` bytes (at most 16) are the top of `word`, as
+    /// the word path makes them: one store, no byte loop.
+    pub(crate) fn from_word(word: u128, len: usize) -> Self {
+        let key = OrderKey(Text::Inline(Short::from_be(word, len)));
+        debug_assert!(validate(key.as_bytes()).is_ok(), "{key:?}");
+        key
+    }
+
     /// Bytes the algorithms wrote or the validator passed (so ASCII).
     pub(crate) fn from_valid(bytes: &[u8]) -> Self {
         debug_assert!(validate(bytes).is_ok(), "{bytes:?}");

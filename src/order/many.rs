@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use super::between::{OrderError, between, check, step, step_digits};
 use super::key::{OrderKey, OrderKeyRef, SMALLEST, integer_len, integer_part};
+use super::word;
 use crate::engine::ALPHABET;
 
 /// The most keys one call makes: far past what memory holds, and small
@@ -163,8 +164,12 @@ pub fn key_between_into(
     buf: &mut KeyBuf,
 ) -> Result<(), OrderError> {
     let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
-    check(a, b)?;
-    between(a, b, &mut buf.text);
+    if let Some((word, len)) = word::between(a, b) {
+        buf.text.extend_from_slice(&word.to_be_bytes()[..len]);
+    } else {
+        check(a, b)?;
+        between(a, b, &mut buf.text);
+    }
     buf.seal();
     Ok(())
 }

@@ -41,6 +41,7 @@ mod jitter;
 mod key;
 mod many;
 mod out;
+mod word;
 
 pub use between::{OrderError, key_between};
 pub use jitter::{
