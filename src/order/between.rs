@@ -107,9 +107,18 @@ pub(crate) fn check(a: Option<&[u8]>, b: Option<&[u8]>) -> Result<(), OrderError
 /// ```
 pub fn key_between(a: Option<&str>, b: Option<&str>) -> Result<OrderKey, OrderError> {
     let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
-    if let Some((word, len)) = word::between(a, b) {
-        return Ok(OrderKey::from_word(word, len));
+    match word::between(a, b) {
+        Some((word, len)) => Ok(OrderKey::from_word(word, len)),
+        None => key_between_general(a, b),
     }
+}
+
+/// [`key_between`] for what the word path leaves: long or invalid bounds
+/// and carries. Out of line, so the word path's caller saves no registers
+/// for it.
+#[cold]
+#[inline(never)]
+fn key_between_general(a: Option<&[u8]>, b: Option<&[u8]>) -> Result<OrderKey, OrderError> {
     check(a, b)?;
     let longest = a.map_or(0, <[u8]>::len).max(b.map_or(0, <[u8]>::len));
     // The key is at most two bytes longer than the longer bound.
