@@ -1,0 +1,139 @@
+//! The process-wide state of `sequential` and `utc_*`: the claims that
+//! advance the two process words by compare-and-swap (modelled under loom
+//! in `loom-tests/tests/process_words.rs`), and the draws that feed them.
+
+use std::sync::atomic::Ordering;
+
+use portable_atomic::AtomicU128;
+
+use super::words_to_bytes;
+use crate::word::{Word64, Word128};
+
+/// `sequential` draws a new prefix once the counter is at or past this.
+const SEQUENTIAL_LIMIT: u32 = 0xfff000;
+/// The largest step and start of the `sequential` counter (`16#ffd`).
+const SEQUENTIAL_STEP: u32 = 0xffd;
+
+pub(super) fn sequential_word() -> &'static AtomicU128 {
+    &crate::sys::process_words().couch_sequential
+}
+
+/// Makes the next `sequential` id draw a new prefix ([`crate::reseed`]):
+/// a word at 0 is a new process's, and the prefix comes from this thread's
+/// generator, which the token change that follows reseeds from the OS.
+pub(crate) fn reseed() {
+    sequential_word().store(0, Ordering::Relaxed);
+}
+
+/// A uniform draw from `1..=SEQUENTIAL_STEP` (CouchDB's `rand:uniform(16#ffd)`),
+/// by multiply-and-shift with rejection, so no step is favoured.
+pub(super) fn step() -> u32 {
+    let n = SEQUENTIAL_STEP;
+    let threshold = n.wrapping_neg() % n;
+    loop {
+        let [w] = crate::local::words::<1>();
+        let m = u64::from(w) * u64::from(n);
+        if m as u32 >= threshold {
+            return (m >> 32) as u32 + 1;
+        }
+    }
+}
+
+/// A fresh 13-byte prefix, in the top 104 bits.
+#[cold]
+pub(super) fn prefix() -> u128 {
+    u128::from_be_bytes(words_to_bytes(crate::local::words::<4>())) >> 24 << 24
+}
+
+/// The next `sequential` value after the last one in `word` (prefix in the
+/// top 104 bits, counter in the low 24): the counter plus a step, or a new
+/// prefix and start once the last counter reached `0xfff000` (and for the
+/// first id, when the word is 0: a counter is never 0).
+#[doc(hidden)]
+pub fn claim_sequential(
+    word: &impl Word128,
+    step: impl Fn() -> u32,
+    prefix: impl Fn() -> u128,
+) -> u128 {
+    let inc = u128::from(step());
+    let mut fresh = None;
+    let mut cur = word.load();
+    loop {
+        let next = if cur == 0 || (cur as u32 & 0xff_ffff) >= SEQUENTIAL_LIMIT {
+            *fresh.get_or_insert_with(&prefix) | inc
+        } else {
+            cur + inc
+        };
+        match word.compare_exchange(cur, next) {
+            Ok(_) => return next,
+            Err(seen) => cur = seen,
+        }
+    }
+}
+
+/// The next `utc_*` microsecond after the last one in `word`: `now` if it
+/// is later, else the last + 1 (CouchDB's `utc_suffix`).
+#[doc(hidden)]
+pub fn claim_utc(word: &impl Word64, now: u64) -> u64 {
+    let mut cur = word.load();
+    loop {
+        let next = if now <= cur { cur + 1 } else { now };
+        match word.compare_exchange(cur, next) {
+            Ok(_) => return next,
+            Err(seen) => cur = seen,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU64;
+
+    /// CouchDB's `utc_id_time_does_not_advance_test` and
+    /// `utc_id_time_advanced_test`.
+    #[test]
+    fn utc_follows_the_clock_or_counts_on() {
+        let word = AtomicU64::new(345);
+        assert_eq!(claim_utc(&word, 12), 346);
+        assert_eq!(claim_utc(&word, 345), 347);
+        assert_eq!(claim_utc(&word, 999), 999);
+        assert_eq!(claim_utc(&word, 999), 1000);
+    }
+
+    /// The counter steps on under one prefix until it reaches 0xfff000
+    /// after an id; then a new prefix and start.
+    #[test]
+    fn sequential_steps_then_draws_a_new_prefix() {
+        let word = AtomicU128::new(0);
+        let p1 = 0xAAu128 << 120;
+        let first = claim_sequential(&word, || 7, || p1);
+        assert_eq!(first, p1 | 7);
+        assert_eq!(
+            claim_sequential(&word, || 0xffd, || unreachable!()),
+            p1 | (7 + 0xffd)
+        );
+        // Just below the limit: one more step under the same prefix, even
+        // past the limit (CouchDB checks after emitting).
+        word.store(p1 | 0xffefff, Ordering::Relaxed);
+        assert_eq!(
+            claim_sequential(&word, || 0xffd, || unreachable!()),
+            p1 | 0xfffffc
+        );
+        let p2 = 0xBBu128 << 120;
+        assert_eq!(claim_sequential(&word, || 3, || p2), p2 | 3);
+        // Exactly at the limit: a new prefix.
+        word.store(p1 | 0xfff000, Ordering::Relaxed);
+        assert_eq!(claim_sequential(&word, || 5, || p2), p2 | 5);
+    }
+
+    #[test]
+    fn steps_cover_their_range_only() {
+        let mut seen = [false; SEQUENTIAL_STEP as usize + 2];
+        for _ in 0..200_000 {
+            seen[step() as usize] = true;
+        }
+        assert!(!seen[0] && !seen[SEQUENTIAL_STEP as usize + 1]);
+        assert!(seen[1..=SEQUENTIAL_STEP as usize].iter().all(|&s| s));
+    }
+}
