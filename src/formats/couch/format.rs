@@ -100,15 +100,7 @@ impl FromStr for Format {
     }
 }
 
-/// Appends the lowercase hex of up to 16 bytes.
-pub(super) fn push_hex(bytes: &[u8], out: &mut String) {
-    let mut buf = [0u8; 32];
-    let text = &mut buf[..2 * bytes.len()];
-    hex::encode_lower(bytes, text);
-    push_ascii(text, out);
-}
-
 /// Appends text the encoders made (ASCII, so checked in one pass).
-fn push_ascii(text: &[u8], out: &mut String) {
+pub(super) fn push_ascii(text: &[u8], out: &mut String) {
     out.push_str(std::str::from_utf8(text).expect("encoders write ASCII"));
 }

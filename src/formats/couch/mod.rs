@@ -42,8 +42,9 @@ pub(crate) use state::reseed;
 pub use state::{claim_sequential, claim_utc};
 
 use super::uuid_layout::{self, MAX_UNIX_MILLIS};
+use crate::engine::hex;
 use crate::time::{IntoTimestamp, TimeError};
-use format::push_hex;
+use format::push_ascii;
 use state::{prefix, sequential_word, step};
 
 /// The last microsecond 14 hex digits hold (`~14.16.0b`): 4253-05-31.
@@ -310,22 +311,24 @@ impl Uuids {
     pub fn mint_into(&self, out: &mut String) -> Result<(), Error> {
         match self.algorithm {
             Algorithm::Random => {
-                let bytes = words_to_bytes(crate::local::words::<4>());
-                push_hex(&bytes, out);
+                let v = u128::from_be_bytes(words_to_bytes(crate::local::words::<4>()));
+                push_ascii(&hex::simple(v), out);
             }
             Algorithm::Sequential => {
                 let v = claim_sequential(sequential_word(), step, prefix);
-                push_hex(&v.to_be_bytes(), out);
+                push_ascii(&hex::simple(v), out);
             }
-            Algorithm::UtcRandom | Algorithm::UtcId => {
-                let micros = self.next_micros()?;
-                push_hex(&micros.to_be_bytes()[1..], out);
-                if self.algorithm == Algorithm::UtcRandom {
-                    let bytes = words_to_bytes(crate::local::words::<4>());
-                    push_hex(&bytes[..9], out);
-                } else {
-                    out.push_str(&self.suffix);
-                }
+            Algorithm::UtcRandom => {
+                // 7 bytes of microseconds, then 9 random: one 128-bit
+                // value, one hex conversion.
+                let micros = u128::from(self.next_micros()?);
+                let random = u128::from_be_bytes(words_to_bytes(crate::local::words::<4>()));
+                push_ascii(&hex::simple(micros << 72 | random >> 56), out);
+            }
+            Algorithm::UtcId => {
+                let micros = u128::from(self.next_micros()?);
+                push_ascii(&hex::simple(micros << 72)[..14], out);
+                out.push_str(&self.suffix);
             }
             Algorithm::UuidV4 => {
                 let random = u128::from_be_bytes(words_to_bytes(crate::local::words::<4>()));
