@@ -13,6 +13,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kuuid::Kuuid;
 
+#[path = "support/child.rs"]
+mod child;
+use child::BoundedOutput;
+
 /// Allocations of this size or more mint an id from inside the allocator
 /// (the per-thread generator allocates 4 and 8 KiB buffers when it is made).
 const MINT_AT: usize = 4096;
@@ -175,7 +179,7 @@ fn a_ticker_that_cannot_start_publishes_nothing() {
         ])
         .env("KUUID_TICKER_CHILD", "1")
         .env("RUST_MIN_STACK", "70368744177664")
-        .output()
+        .bounded_output()
         .unwrap();
     assert!(
         out.status.success(),

@@ -3,6 +3,8 @@
 //! off live in `tests/process` and `tests/unguarded`, which have a process
 //! to themselves; `tests/reentrancy.rs` installs a global allocator.
 
+#[path = "../support/child.rs"]
+mod child;
 #[path = "../support/server.rs"]
 mod server;
 

@@ -79,7 +79,7 @@ fn every_npm_function_matches_at_a_spread_of_times() {
         .unwrap()
         .write_all(list.as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::child::output(child);
     assert!(out.status.success(), "node failed: {:?}", out.status);
     let text = String::from_utf8(out.stdout).unwrap();
     let mut checked = 0;

@@ -220,6 +220,7 @@ fn every_key_matches_npm_fractional_indexing() {
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let reader = BufReader::new(child.stdout.take().unwrap());
+    let child = crate::child::Watched::new(child);
     let mut keys = 0;
     let mut lines = 0;
     for (line, (op, ours)) in reader.lines().zip(&ops) {
@@ -234,7 +235,7 @@ fn every_key_matches_npm_fractional_indexing() {
         lines += 1;
     }
     writer.join().unwrap().unwrap();
-    assert!(child.wait().unwrap().success(), "node failed");
+    assert!(child.wait().success(), "node failed");
     assert_eq!(
         lines,
         ops.len(),

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -264,11 +264,9 @@ fn postgres_under_kill_terminate_restart_and_lock() {
         .or_else(crate::server::postgres_restart);
     let restart = || {
         let cmd = restart_cmd.as_deref().expect("checked below");
-        let s = Command::new("sh")
-            .args(["-c", cmd])
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
+        let s = crate::child::run(Command::new("sh").args(["-c", cmd]))
+            .unwrap()
+            .status;
         assert!(s.success(), "{cmd}");
     };
     let mut faults: Vec<&dyn Fn()> = vec![&terminate, &lock];

@@ -3,6 +3,8 @@
 //! (`common::serial`), apart from the library's tests, whose threads a fork
 //! could catch holding a lock and whose clock reads a step would upset.
 
+#[path = "../support/child.rs"]
+mod child;
 #[path = "../support/clone_alloc.rs"]
 mod clone_alloc;
 #[path = "../support/common.rs"]

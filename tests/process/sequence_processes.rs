@@ -91,7 +91,7 @@ fn two_processes_two_threads(db: &str) {
     let children: Vec<_> = (0..2).map(|_| child_command(db).spawn().unwrap()).collect();
     let mut all = Vec::new();
     for c in children {
-        let out = c.wait_with_output().unwrap();
+        let out = crate::child::output(c);
         assert!(out.status.success());
         let v = values(&String::from_utf8(out.stdout).unwrap());
         assert_eq!(v.len(), 2 * PER_THREAD);
@@ -138,20 +138,21 @@ fn a_process_killed_holding_a_block_burns_it_and_nothing_repeats() {
         .env(CHILD_COUNT, "forever")
         .spawn()
         .unwrap();
+    let stdout = victim.stdout.take().unwrap();
+    let victim = crate::child::Watched::new(victim);
     // 250 values: into its third block of 100, with the fourth perhaps
     // prefetched.
     let mut printed = Vec::new();
-    let mut lines = BufReader::new(victim.stdout.take().unwrap()).lines();
+    let mut lines = BufReader::new(stdout).lines();
     while printed.len() < 250 {
         if let Some(v) = value(&lines.next().unwrap().unwrap()) {
             printed.push(v);
         }
     }
-    victim.kill().unwrap(); // SIGKILL
-    victim.wait().unwrap();
+    victim.kill_and_wait(); // SIGKILL
     // Whatever else it printed before it died counts too.
     printed.extend(lines.map_while(Result::ok).filter_map(|l| value(&l)));
-    let out = child_command(&db).output().unwrap();
+    let out = crate::child::run(&mut child_command(&db)).unwrap();
     assert!(out.status.success());
     let next = values(&String::from_utf8(out.stdout).unwrap());
     assert_eq!(next.len(), 2 * PER_THREAD);

@@ -183,11 +183,7 @@ fn start_postgres() -> Result<String, String> {
         } else {
             Command::new(bin.join(program))
         };
-        let out = c
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("{program}: {e}"))?;
+        let out = crate::child::run(c.args(args)).map_err(|e| format!("{program}: {e}"))?;
         if out.status.success() {
             Ok(())
         } else {
@@ -198,9 +194,7 @@ fn start_postgres() -> Result<String, String> {
         }
     };
     if root {
-        let uid = Command::new("id")
-            .args(["-u", "nobody"])
-            .output()
+        let uid = crate::child::run(Command::new("id").args(["-u", "nobody"]))
             .ok()
             .and_then(|o| String::from_utf8(o.stdout).ok()?.trim().parse().ok())
             .ok_or("running as root, and there is no user nobody to run PostgreSQL as")?;

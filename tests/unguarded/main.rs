@@ -3,6 +3,8 @@
 //! they have a binary of their own, whose every test throws it first), where
 //! copies must repeat ids, and restored clones that call `reseed()` must not.
 
+#[path = "../support/child.rs"]
+mod child;
 #[path = "../support/clone_alloc.rs"]
 mod clone_alloc;
 #[path = "../support/common.rs"]

@@ -3,11 +3,13 @@
 
 use std::process::{Command, Output};
 
+use crate::child::BoundedOutput;
+
 /// `kuuid ARGS...`, run to the end.
 pub fn kuuid(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kuuid"))
         .args(args)
-        .output()
+        .bounded_output()
         .unwrap()
 }
 

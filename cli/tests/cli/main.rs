@@ -1,5 +1,7 @@
 //! The `kuuid` command line, run as a user would: one test binary.
 
+#[path = "../../../tests/support/child.rs"]
+mod child;
 mod common;
 #[path = "../../../tests/support/server.rs"]
 mod server;

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use crate::child::BoundedOutput;
 use crate::common;
 use common::{kuuid, stderr, stdout};
 
@@ -20,7 +21,7 @@ fn kuuid_stdin(args: &[&str], input: &[u8]) -> Output {
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_vec();
     let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().unwrap();
+    let out = crate::child::output(child);
     // A child that stops reading (an error) closes the pipe: not ours to
     // report.
     let _ = writer.join();
@@ -310,7 +311,7 @@ fn closed_pipe_ends_quietly() {
     let mut buf = [0u8; 4096];
     std::io::Read::read_exact(&mut out, &mut buf).unwrap();
     drop(out);
-    let o = child.wait_with_output().unwrap();
+    let o = crate::child::output(child);
     assert!(o.status.success());
     assert!(o.stderr.is_empty());
 }
@@ -326,7 +327,7 @@ fn engine_path_is_named_and_can_be_forced() {
         Command::new(env!("CARGO_BIN_EXE_kuuid"))
             .env("KUUID_ISA", isa)
             .args(args)
-            .output()
+            .bounded_output()
             .unwrap()
     };
     for isa in kuuid::engine::Isa::available() {
@@ -384,11 +385,13 @@ fn kuuid_to_full(args: &[&str]) -> Output {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    Command::new(env!("CARGO_BIN_EXE_kuuid"))
+    let child = Command::new(env!("CARGO_BIN_EXE_kuuid"))
         .args(args)
         .stdout(full)
-        .output()
-        .unwrap()
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    crate::child::output(child)
 }
 
 /// Every command that prints reports a full disk in one line and exits 1
@@ -423,7 +426,7 @@ fn a_full_disk_is_one_line_and_exit_1() {
 fn closed_stdout_is_an_error() {
     let o = Command::new("sh")
         .args(["-c", &format!("'{}' -n 5 >&-", env!("CARGO_BIN_EXE_kuuid"))])
-        .output()
+        .bounded_output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("standard output is closed"));
@@ -435,17 +438,18 @@ fn closed_stdout_is_an_error() {
                 "-c",
                 &format!("'{}' -n 5 {redirect}", env!("CARGO_BIN_EXE_kuuid")),
             ])
-            .output()
+            .bounded_output()
             .unwrap();
         assert!(o.status.success(), "{redirect}: {}", stderr(&o));
     }
     // And from a Rust parent: Stdio::null() opens /dev/null read-write.
-    let o = Command::new(env!("CARGO_BIN_EXE_kuuid"))
+    let child = Command::new(env!("CARGO_BIN_EXE_kuuid"))
         .args(["-n", "5"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
-        .output()
+        .spawn()
         .unwrap();
+    let o = crate::child::output(child);
     assert!(o.status.success(), "Stdio::null(): {}", stderr(&o));
 }
 
@@ -474,7 +478,7 @@ fn inspect_reports_bad_arguments_and_goes_on() {
         .arg(std::ffi::OsStr::from_bytes(b"\xff"))
         .arg(&huge)
         .arg(&good)
-        .output()
+        .bounded_output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
@@ -774,6 +778,7 @@ fn inspect_answers_each_line_as_it_arrives() {
     let mut stdin = child.stdin.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     let stdout = child.stdout.take().unwrap();
+    let child = crate::child::Watched::new(child);
     let reader = std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
             if tx.send(line.unwrap()).is_err() {
@@ -792,7 +797,7 @@ fn inspect_answers_each_line_as_it_arrives() {
         assert!(answer.contains(id), "{answer}");
     }
     drop(stdin);
-    assert!(child.wait().unwrap().success());
+    assert!(child.wait().success());
     reader.join().unwrap();
 }
 

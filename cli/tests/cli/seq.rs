@@ -12,6 +12,7 @@ use std::process::{Command, Output, Stdio};
 
 use kuuid::sequence::render::{decode_base62, decode_decimal};
 
+use crate::child::BoundedOutput;
 use crate::common;
 use common::{kuuid, stderr, stdout};
 
@@ -65,7 +66,7 @@ fn two_at_once(db: &str) {
     let (a, b) = (spawn(), spawn());
     let mut seen = HashSet::new();
     for child in [a, b] {
-        let out = child.wait_with_output().unwrap();
+        let out = crate::child::output(child);
         assert!(out.status.success(), "{}", stderr(&out));
         let values = numbers(&out);
         assert_eq!(values.len(), 50_000);
@@ -110,11 +111,11 @@ fn a_killed_process_burns_its_block_and_the_next_goes_on_above() {
         .spawn()
         .unwrap();
     let mut out = BufReader::new(victim.stdout.take().unwrap()).lines();
+    let victim = crate::child::Watched::new(victim);
     let mut printed: Vec<u64> = (0..20_000)
         .map(|_| out.next().unwrap().unwrap().parse().unwrap())
         .collect();
-    victim.kill().unwrap(); // SIGKILL: no destructor, no flush
-    victim.wait().unwrap();
+    victim.kill_and_wait(); // SIGKILL: no destructor, no flush
     // Whatever reached the pipe before it died, whole lines only.
     printed.extend(
         out.map_while(Result::ok)
@@ -388,7 +389,7 @@ fn pguser_fills_a_connection_string_without_user() {
             "2",
         ])
         .env("PGUSER", user)
-        .output()
+        .bounded_output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(numbers(&o), [1, 2]);
