@@ -112,6 +112,20 @@ impl Walk {
         value
     }
 
+    /// Makes each `G`-word id in `words` (already random) follow the last;
+    /// their prefix values go to `prefixes`.
+    pub(crate) fn run<const G: usize>(
+        &mut self,
+        now: u64,
+        words: &mut [u32],
+        prefixes: &mut [u64],
+    ) -> Result<(), Exhausted> {
+        for (w, p) in words.chunks_exact_mut(G).zip(prefixes) {
+            *p = self.next::<G>(now, w.try_into().expect("G words"))?;
+        }
+        Ok(())
+    }
+
     /// Turns fresh random words `w` under prefix value `now` into the next
     /// id of the sequence; returns its prefix value.
     #[inline]

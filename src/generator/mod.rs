@@ -1,19 +1,22 @@
 //! [`Generator`]: an RNG engine, a layout and a time source, minting ids in
 //! batches, optionally strictly monotonic.
 
-use std::io::{self, Write};
+mod ahead;
+mod io;
+
 use std::sync::atomic::AtomicU64;
 
 use crate::Error;
 use crate::clock::{self, Seen};
-use crate::engine::{self, GROUP_LEN, Isa, IsaError, PREFIX_LEN};
-use crate::id::{Id, Kuuid, MAX_GROUPS, MAX_LEN};
+use crate::engine::{self, Isa, IsaError, PREFIX_LEN};
+use crate::id::{Id, Kuuid, MAX_GROUPS};
 use crate::layout::{Layout, Order, Prefix};
 use crate::monotonic::{Exhausted, Walk};
 use crate::rng::fork::{self, Tagged};
 use crate::rng::{Rng, RngKind};
 use crate::time::Precision;
 use crate::time::{IntoTimestamp, TimeError};
+use ahead::LookAhead;
 
 /// Ids minted per batch: words for a batch fit in L1 (256 * 4 * 4 = 4 KiB),
 /// and the clock is read once per batch.
@@ -61,20 +64,9 @@ pub struct Generator {
     memo: Option<(u64, Prefix)>,
     /// The sequence so far, in monotonic mode.
     monotonic: Option<Walk>,
-    /// Words drawn ahead for small requests, used from `pool_pos`: one RNG
-    /// call per 256 single ids instead of one each.
-    pool: Box<[u32; POOL]>,
-    pool_pos: usize,
-    /// 4-group ids encoded ahead under `encoded_prefix`, used from
-    /// `encoded_pos`: a single id is then a 32-byte copy.
-    encoded: Box<[[u8; MAX_LEN]; BATCH]>,
-    encoded_pos: usize,
-    /// The prefix the encoded-ahead ids were encoded under.
-    encoded_prefix: [u8; PREFIX_LEN],
+    /// Words and ids drawn ahead of callers.
+    ahead: LookAhead,
 }
-
-/// Words in the small-request pool.
-const POOL: usize = BATCH * MAX_GROUPS;
 
 impl Generator {
     /// A generator on the secure engine (AES-128-CTR or ChaCha12, keyed from
@@ -128,11 +120,7 @@ impl Generator {
             seen: Seen::default(),
             memo: None,
             monotonic: None,
-            pool: Box::new([0; POOL]),
-            pool_pos: POOL,
-            encoded: Box::new([[0; MAX_LEN]; BATCH]),
-            encoded_pos: BATCH,
-            encoded_prefix: [0; PREFIX_LEN],
+            ahead: LookAhead::new(),
         })
     }
 
@@ -441,79 +429,20 @@ impl Generator {
         Ok(())
     }
 
-    /// Writes `count` ids with `groups` random groups, one per line, to `out`,
-    /// through a reused buffer: the CLI's bulk path. Fails if writing does,
-    /// if `groups` is not 1 to 4 (`InvalidInput`), or if a monotonic sequence
-    /// runs out (see [`Generator::monotonic`]; an error of kind `Other`
-    /// wrapping [`Error::MonotonicExhausted`]); the lines before it are
-    /// written.
-    ///
-    /// ```
-    /// let mut out = Vec::new();
-    /// kuuid::Generator::fast().write_lines(2, 3, &mut out)?;
-    /// assert_eq!(out.len(), 3 * 21);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn write_lines(
-        &mut self,
-        groups: usize,
-        count: u64,
-        mut out: impl Write,
-    ) -> io::Result<()> {
-        check_groups(groups).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        let line = PREFIX_LEN + GROUP_LEN * groups + 1;
-        // ~64 KiB writes: large enough to amortise the syscall, small enough
-        // to stay in L2 while the next batch is encoded.
-        let per_write = (BATCH * 8) as u64;
-        let mut buf = vec![b'\n'; line * per_write as usize];
-        let mut left = count;
-        while left > 0 {
-            let n = left.min(per_write) as usize;
-            for chunk in buf[..n * line].chunks_mut(BATCH * line) {
-                let ids = chunk.len() / line;
-                // Newlines sit at the end of each stride and are never overwritten.
-                if let Err(e) = self.mint_batch(groups, chunk, line, ids) {
-                    // Write the good lines before this batch, then fail.
-                    let done = chunk.as_ptr() as usize - buf.as_ptr() as usize;
-                    out.write_all(&buf[..done])?;
-                    out.flush()?;
-                    return Err(io::Error::other(Error::from(e)));
-                }
-            }
-            out.write_all(&buf[..n * line])?;
-            left -= n as u64;
-        }
-        out.flush()
-    }
-
-    /// An id of `LEN` bytes under `prefix` from the encoded-ahead buffer:
-    /// the first `LEN - 8` random characters of a 4-group id. Callers check
-    /// for a fork first.
+    /// An id of `LEN` bytes under `prefix` from the encoded-ahead batch.
+    /// Callers check for a fork first.
     #[inline]
     pub(crate) fn take_under<const LEN: usize>(&mut self, prefix: &[u8; PREFIX_LEN]) -> Id<LEN> {
-        if self.encoded_pos == BATCH {
+        if self.ahead.encoded_is_empty() {
             self.encode_ahead(prefix);
         }
-        let mut id = self.encoded[self.encoded_pos];
-        self.encoded_pos += 1;
-        // The batch was encoded under the prefix of its time: while that
-        // holds (the usual case) an id is a plain copy; after the second
-        // moves, or for another layout, the prefix is merged in a register.
-        if self.encoded_prefix != *prefix {
-            engine::put_prefix(&mut id, prefix);
-        }
-        Id::from_valid(id[..LEN].try_into().expect("LEN <= 32"))
+        self.ahead.take_encoded(prefix)
     }
 
     #[cold]
     fn encode_ahead(&mut self, prefix: &[u8; PREFIX_LEN]) {
-        let mut words = [0u32; BATCH * MAX_GROUPS];
-        let isa = self.isa();
-        self.rng.value_mut().fill_words(isa, &mut words);
-        let out = self.encoded.as_flattened_mut();
-        engine::encode_ids(self.isa, prefix, &words, MAX_GROUPS, out, MAX_LEN, BATCH);
-        self.encoded_prefix = *prefix;
-        self.encoded_pos = 0;
+        self.ahead
+            .encode_ahead(self.rng.value_mut(), self.isa, prefix);
     }
 
     /// Reseeds if the process token moved (a fork, or [`crate::reseed`]).
@@ -535,8 +464,7 @@ impl Generator {
             self.rng.value_mut().perturb(token);
         }
         self.rng.retag(token);
-        self.pool_pos = POOL;
-        self.encoded_pos = BATCH;
+        self.ahead.invalidate();
         if let Some(walk) = &mut self.monotonic {
             walk.reseeded();
         }
@@ -546,18 +474,7 @@ impl Generator {
     /// the RNG. Callers check for a fork first.
     #[inline]
     pub(crate) fn draw(&mut self, out: &mut [u32]) {
-        if out.len() >= POOL / 4 {
-            let isa = self.isa();
-            self.rng.value_mut().fill_words(isa, out);
-            return;
-        }
-        if POOL - self.pool_pos < out.len() {
-            let isa = self.isa();
-            self.rng.value_mut().fill_words(isa, &mut self.pool[..]);
-            self.pool_pos = 0;
-        }
-        out.copy_from_slice(&self.pool[self.pool_pos..self.pool_pos + out.len()]);
-        self.pool_pos += out.len();
+        self.ahead.draw(self.rng.value_mut(), self.isa, out);
     }
 
     /// Mints `count <= BATCH` ids of `groups` groups into `out` at `stride`;
@@ -598,11 +515,12 @@ impl Generator {
         // share a prefix with one engine call each.
         let mut prefixes = [0u64; BATCH];
         let now = prefix.value();
+        let walk = self.monotonic.as_mut().expect("monotonic mode");
         match groups {
-            1 => self.monotonic_run::<1>(now, words, &mut prefixes),
-            2 => self.monotonic_run::<2>(now, words, &mut prefixes),
-            3 => self.monotonic_run::<3>(now, words, &mut prefixes),
-            _ => self.monotonic_run::<4>(now, words, &mut prefixes),
+            1 => walk.run::<1>(now, words, &mut prefixes),
+            2 => walk.run::<2>(now, words, &mut prefixes),
+            3 => walk.run::<3>(now, words, &mut prefixes),
+            _ => walk.run::<4>(now, words, &mut prefixes),
         }?;
         let mut start = 0;
         while start < count {
@@ -636,42 +554,7 @@ impl Generator {
         words: &mut [u32; MAX_GROUPS],
     ) -> Result<u64, Exhausted> {
         let w: &mut [u32; G] = (&mut words[..G]).try_into().expect("G <= 4");
-        // `draw`'s pool logic, spelled out on a fixed size: sharing a helper
-        // with `draw` measured 1.2-1.4 ns slower per id (plain loop, A/B).
-        if POOL - self.pool_pos < G {
-            let isa = self.isa();
-            self.rng.value_mut().fill_words(isa, &mut self.pool[..]);
-            self.pool_pos = 0;
-        }
-        *w = self.pool[self.pool_pos..self.pool_pos + G]
-            .try_into()
-            .expect("G words");
-        self.pool_pos += G;
-        self.next_monotonic(now, w)
-    }
-
-    /// Makes each `G`-word id in `words` (already random) follow the last;
-    /// their prefix values go to `prefixes`.
-    fn monotonic_run<const G: usize>(
-        &mut self,
-        now: u64,
-        words: &mut [u32],
-        prefixes: &mut [u64],
-    ) -> Result<(), Exhausted> {
-        for (w, p) in words.chunks_exact_mut(G).zip(prefixes) {
-            *p = self.next_monotonic::<G>(now, w.try_into().expect("G words"))?;
-        }
-        Ok(())
-    }
-
-    /// Turns fresh words `w` under prefix value `now` into the next id of the
-    /// monotonic sequence; returns its prefix value.
-    #[inline]
-    fn next_monotonic<const G: usize>(
-        &mut self,
-        now: u64,
-        w: &mut [u32; G],
-    ) -> Result<u64, Exhausted> {
+        *w = self.ahead.draw_array::<G>(self.rng.value_mut(), self.isa);
         let walk = self.monotonic.as_mut().expect("monotonic mode");
         walk.next(now, w)
     }
