@@ -1,6 +1,6 @@
 //! MongoDB ObjectId: the specification's test plan (timestamps read as
 //! unsigned 32-bit seconds; the counter wrap is a unit test in
-//! `src/formats/objectid.rs`), text and parsing, and uniqueness across
+//! `src/formats/objectid/state.rs`), text and parsing, and uniqueness across
 //! threads.
 
 use std::collections::HashSet;

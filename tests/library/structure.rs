@@ -48,7 +48,9 @@ fn the_engine_imports_only_itself() {
 fn only_the_top_reaches_the_thread_state() {
     for file in [
         "src/layout.rs",
-        "src/id.rs",
+        "src/id/mod.rs",
+        "src/id/any.rs",
+        "src/id/random.rs",
         "src/parse.rs",
         "src/time.rs",
         "src/generator/mod.rs",
