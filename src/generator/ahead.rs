@@ -119,6 +119,7 @@ impl LookAhead {
 }
 
 /// The path `on` names, or the process's.
-fn resolve(on: Option<Isa>) -> Isa {
+#[inline]
+pub(super) fn resolve(on: Option<Isa>) -> Isa {
     on.unwrap_or_else(engine::isa)
 }

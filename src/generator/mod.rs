@@ -225,7 +225,7 @@ impl Generator {
     /// assert_eq!(kuuid::Generator::fast().isa(), kuuid::engine::isa());
     /// ```
     pub fn isa(&self) -> Isa {
-        self.isa.unwrap_or_else(engine::isa)
+        ahead::resolve(self.isa)
     }
 
     /// The random number algorithm in use: `"AES-128-CTR"` or `"ChaCha12"`

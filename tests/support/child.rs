@@ -47,16 +47,6 @@ impl Watched {
         }
     }
 
-    /// The child's pid.
-    pub fn id(&self) -> u32 {
-        self.child.lock().unwrap().id()
-    }
-
-    /// SIGKILL now.
-    pub fn kill(&self) {
-        let _ = self.child.lock().unwrap().kill();
-    }
-
     /// Waits for the child to end; panics if the watchdog had to kill it.
     pub fn wait(&self) -> ExitStatus {
         loop {
@@ -72,9 +62,9 @@ impl Watched {
         }
     }
 
-    /// [`Watched::kill`], then [`Watched::wait`] (which cannot time out).
+    /// SIGKILL now, then [`Watched::wait`] (which cannot time out).
     pub fn kill_and_wait(&self) -> ExitStatus {
-        self.kill();
+        let _ = self.child.lock().unwrap().kill();
         self.wait()
     }
 }

@@ -311,7 +311,7 @@ impl Uuids {
     pub fn mint_into(&self, out: &mut String) -> Result<(), Error> {
         match self.algorithm {
             Algorithm::Random => {
-                let v = u128::from_be_bytes(words_to_bytes(crate::local::words::<4>()));
+                let v = random_u128();
                 push_ascii(&hex::simple(v), out);
             }
             Algorithm::Sequential => {
@@ -322,7 +322,7 @@ impl Uuids {
                 // 7 bytes of microseconds, then 9 random: one 128-bit
                 // value, one hex conversion.
                 let micros = u128::from(self.next_micros()?);
-                let random = u128::from_be_bytes(words_to_bytes(crate::local::words::<4>()));
+                let random = random_u128();
                 push_ascii(&hex::simple(micros << 72 | random >> 56), out);
             }
             Algorithm::UtcId => {
@@ -331,7 +331,7 @@ impl Uuids {
                 out.push_str(&self.suffix);
             }
             Algorithm::UuidV4 => {
-                let random = u128::from_be_bytes(words_to_bytes(crate::local::words::<4>()));
+                let random = random_u128();
                 self.format.encode_into(uuid_v4(random), out);
             }
             Algorithm::UuidV7 => {
@@ -339,7 +339,7 @@ impl Uuids {
                     Some(g) => g.millis,
                     None => crate::sys::unix_millis().min(MAX_UNIX_MILLIS),
                 };
-                let random = u128::from_be_bytes(words_to_bytes(crate::local::words::<4>()));
+                let random = random_u128();
                 self.format.encode_into(uuid_v7(millis, random), out);
             }
         }
@@ -475,12 +475,14 @@ impl From<TimeError> for Error {
     }
 }
 
-fn words_to_bytes(words: [u32; 4]) -> [u8; 16] {
+/// 128 random bits from this thread's secure generator (four words, each
+/// little-endian, read as one big-endian value).
+fn random_u128() -> u128 {
     let mut b = [0u8; 16];
-    for (chunk, w) in b.chunks_exact_mut(4).zip(words) {
+    for (chunk, w) in b.chunks_exact_mut(4).zip(crate::local::words::<4>()) {
         chunk.copy_from_slice(&w.to_le_bytes());
     }
-    b
+    u128::from_be_bytes(b)
 }
 
 /// RFC 9562 version 4: 122 random bits, CouchDB's `v4_bin`.

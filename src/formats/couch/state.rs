@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use portable_atomic::AtomicU128;
 
-use super::words_to_bytes;
+use super::random_u128;
 use crate::word::{Word64, Word128};
 
 /// `sequential` draws a new prefix once the counter is at or past this.
@@ -42,7 +42,7 @@ pub(super) fn step() -> u32 {
 /// A fresh 13-byte prefix, in the top 104 bits.
 #[cold]
 pub(super) fn prefix() -> u128 {
-    u128::from_be_bytes(words_to_bytes(crate::local::words::<4>())) >> 24 << 24
+    random_u128() >> 24 << 24
 }
 
 /// The next `sequential` value after the last one in `word` (prefix in the
