@@ -2,9 +2,7 @@
 
 use std::fmt;
 
-use crate::formats::objectid::ObjectIdParseError;
-use crate::formats::v7::UuidParseError;
-use crate::parse::ParseError;
+use crate::parse::{ObjectIdParseError, ParseError, UuidParseError};
 use crate::time::TimeError;
 
 /// Any error from kuuid; each variant says what and where.

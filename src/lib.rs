@@ -119,8 +119,8 @@ pub mod __loom {
 pub use formats::couch;
 
 pub use error::Error;
-pub use formats::objectid::{ObjectId, ObjectIdParseError};
-pub use formats::v7::{Simple, Uuid7, UuidParseError, V7Generator};
+pub use formats::objectid::ObjectId;
+pub use formats::v7::{Simple, Uuid7, V7Generator};
 pub use generator::Generator;
 pub use id::{
     AnyKuuid, Id, Kuuid, Kuuid1, Kuuid3, MAX_GROUPS, RandomPart, RandomWords, ShortKuuid,
@@ -128,7 +128,7 @@ pub use id::{
 pub use layout::{Layout, Order, Prefix};
 pub use lines::{ParseLines, ParsedLine, parse_lines};
 pub use options::Options;
-pub use parse::{ManyError, ParseError};
+pub use parse::{ManyError, ObjectIdParseError, ParseError, UuidParseError};
 pub use range::{KeyRange, PrefixedKeyRange};
 pub use rng::RngKind;
 pub use time::{IntoTimestamp, Precision, TimeError, Timestamp};

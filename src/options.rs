@@ -1,6 +1,6 @@
 //! [`Options`]: npm's `id({timestamp, random, reverse, millisecond})`.
 
-use crate::Error;
+use crate::error::Error;
 use crate::generator::check_groups;
 use crate::id::{AnyKuuid, MAX_GROUPS};
 use crate::layout::{Layout, Order, Prefix};

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use crate::Error;
 use crate::engine::PREFIX_LEN;
+use crate::error::Error;
 use crate::id::MAX_LEN;
 use crate::layout::{Layout, Order, Prefix};
 use crate::time::IntoTimestamp;

@@ -3,7 +3,9 @@
 //! ObjectIds as BSON ObjectIds, kuuids and UUIDv7s as BSON strings (their
 //! text, which sorts in time order; read back with `str::parse`).
 
-use crate::{AnyKuuid, Id, ObjectId, Simple, Uuid7};
+use crate::formats::objectid::ObjectId;
+use crate::formats::v7::{Simple, Uuid7};
+use crate::id::{AnyKuuid, Id};
 
 impl From<ObjectId> for bson::oid::ObjectId {
     /// ```

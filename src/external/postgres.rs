@@ -17,7 +17,9 @@ use bytes::BytesMut;
 use postgres_types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
 
 use super::size::{BoxError, sized};
-use crate::{AnyKuuid, Id, ObjectId, Simple, Uuid7};
+use crate::formats::objectid::ObjectId;
+use crate::formats::v7::{Simple, Uuid7};
+use crate::id::{AnyKuuid, Id};
 
 fn is_text(ty: &Type) -> bool {
     <&str as ToSql>::accepts(ty)

@@ -19,7 +19,9 @@
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
-use crate::{AnyKuuid, Id, ObjectId, Simple, Uuid7};
+use crate::formats::objectid::ObjectId;
+use crate::formats::v7::{Simple, Uuid7};
+use crate::id::{AnyKuuid, Id};
 
 impl<const LEN: usize> ToSql for Id<LEN> {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {

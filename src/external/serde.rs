@@ -37,7 +37,10 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
-use crate::{AnyKuuid, Id, ObjectId, Prefix, Simple, Uuid7};
+use crate::formats::objectid::ObjectId;
+use crate::formats::v7::{Simple, Uuid7};
+use crate::id::{AnyKuuid, Id};
+use crate::layout::Prefix;
 
 /// The longest binary form read from a sequence of numbers (a kuuid's 32
 /// characters at most; a UUID's 36).
@@ -62,11 +65,11 @@ pub trait IdText: Sized + sealed::Sealed {
 
 mod sealed {
     pub trait Sealed {}
-    impl<const LEN: usize> Sealed for crate::Id<LEN> {}
-    impl Sealed for crate::AnyKuuid {}
-    impl Sealed for crate::Uuid7 {}
-    impl Sealed for crate::Simple {}
-    impl Sealed for crate::ObjectId {}
+    impl<const LEN: usize> Sealed for crate::id::Id<LEN> {}
+    impl Sealed for crate::id::AnyKuuid {}
+    impl Sealed for crate::formats::v7::Uuid7 {}
+    impl Sealed for crate::formats::v7::Simple {}
+    impl Sealed for crate::formats::objectid::ObjectId {}
 }
 
 impl<const LEN: usize> IdText for Id<LEN> {

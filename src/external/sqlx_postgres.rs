@@ -24,7 +24,9 @@ use sqlx_postgres::types::{Oid, PgHasArrayType};
 use sqlx_postgres::{PgArgumentBuffer, PgTypeInfo, PgValueFormat, PgValueRef, Postgres};
 
 use super::size::{BoxError, sized};
-use crate::{AnyKuuid, Id, ObjectId, Simple, Uuid7};
+use crate::formats::objectid::ObjectId;
+use crate::formats::v7::{Simple, Uuid7};
+use crate::id::{AnyKuuid, Id};
 
 /// `uuid` and `uuid[]` by their fixed OIDs (`pg_type.dat`): sqlx keeps its
 /// own constants private.

@@ -20,7 +20,9 @@ use sqlx_core::value::ValueRef;
 use sqlx_sqlite::{Sqlite, SqliteArgumentsBuffer, SqliteTypeInfo, SqliteValueRef};
 
 use super::size::{BoxError, sized};
-use crate::{AnyKuuid, Id, ObjectId, Simple, Uuid7};
+use crate::formats::objectid::ObjectId;
+use crate::formats::v7::{Simple, Uuid7};
+use crate::id::{AnyKuuid, Id};
 
 fn text_type() -> SqliteTypeInfo {
     <&str as Type<Sqlite>>::type_info()

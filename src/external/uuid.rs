@@ -1,7 +1,8 @@
 //! `uuid` interop (feature `uuid`): every UUIDv7 is a `uuid::Uuid`; a
 //! `uuid::Uuid` is a [`Uuid7`] if its version and variant say so.
 
-use crate::{Uuid7, UuidParseError};
+use crate::formats::v7::Uuid7;
+use crate::parse::UuidParseError;
 
 impl From<Uuid7> for uuid::Uuid {
     fn from(id: Uuid7) -> Self {

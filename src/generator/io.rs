@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::{BATCH, Generator, check_groups};
-use crate::Error;
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
+use crate::error::Error;
 
 impl Generator {
     /// Writes `count` ids with `groups` random groups, one per line, to `out`,

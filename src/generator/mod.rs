@@ -6,9 +6,9 @@ mod io;
 
 use std::sync::atomic::AtomicU64;
 
-use crate::Error;
 use crate::clock::{self, Seen};
 use crate::engine::{self, Isa, IsaError, PREFIX_LEN};
+use crate::error::Error;
 use crate::id::{Id, Kuuid, MAX_GROUPS};
 use crate::layout::{Layout, Order, Prefix};
 use crate::monotonic::{Exhausted, Walk};
@@ -625,7 +625,7 @@ mod tests {
             let id: Kuuid = g.take_under(p.as_bytes());
             assert_eq!(id.prefix(), p, "id {i}");
             assert!(randoms.insert(id.random_str().to_owned()), "id {i}");
-            let short: crate::ShortKuuid = g.take_under(p.as_bytes());
+            let short: crate::id::ShortKuuid = g.take_under(p.as_bytes());
             assert_eq!(short.prefix(), p);
         }
     }
@@ -642,8 +642,8 @@ mod tests {
                 .at(1_000_000u64)
                 .unwrap();
             let forward = layout.order == Order::Forward;
-            let mut ids = vec![crate::Kuuid1::default(); 1 << 18];
-            let mut last: Option<crate::Kuuid1> = None;
+            let mut ids = vec![crate::id::Kuuid1::default(); 1 << 18];
+            let mut last: Option<crate::id::Kuuid1> = None;
             let mut prefixes = std::collections::BTreeSet::new();
             for _ in 0..32 {
                 g.fill_ids(&mut ids);

@@ -8,8 +8,8 @@ use std::str::FromStr;
 
 use super::random::{RandomWords, words_of};
 use super::{ANY_LEN, Id, MAX_GROUPS, MAX_LEN, encode_to, prefix_of, text};
-use crate::Error;
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
+use crate::error::Error;
 use crate::layout::{Layout, Prefix};
 use crate::parse::{self, ParseError};
 use crate::time::Timestamp;

@@ -15,9 +15,9 @@ use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
 
-use crate::Error;
 use crate::engine::scalar::DIGIT;
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
+use crate::error::Error;
 use crate::layout::{Layout, Prefix};
 use crate::parse::{self, ManyError, ParseError};
 use crate::time::Timestamp;

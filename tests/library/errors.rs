@@ -76,6 +76,52 @@ fn every_invalid_byte_at_every_index_is_named() {
     );
 }
 
+/// A bad byte reads the same in every format's error: what byte (quoted
+/// when it prints, in hex when not), where, and what the format expected.
+#[test]
+fn a_bad_byte_is_worded_alike_in_every_format() {
+    use kuuid::couch::{Algorithm, Format};
+    let dash = [
+        format!("-{}", "0".repeat(31))
+            .parse::<Kuuid>()
+            .unwrap_err()
+            .to_string(),
+        format!("-{}", "0".repeat(23))
+            .parse::<kuuid::ObjectId>()
+            .unwrap_err()
+            .to_string(),
+        format!("-{}", "0".repeat(31))
+            .parse::<kuuid::Uuid7>()
+            .unwrap_err()
+            .to_string(),
+        kuuid::couch::decode(
+            &format!("-{}", "0".repeat(31)),
+            Algorithm::Random,
+            Format::Base16,
+        )
+        .unwrap_err()
+        .to_string(),
+    ];
+    for message in &dash {
+        assert!(
+            message.starts_with("invalid byte '-' at index 0 (expected "),
+            "{message}"
+        );
+    }
+    let kuuid = "\n".repeat(32).parse::<Kuuid>().unwrap_err().to_string();
+    let oid = "\n"
+        .repeat(24)
+        .parse::<kuuid::ObjectId>()
+        .unwrap_err()
+        .to_string();
+    for message in [kuuid, oid] {
+        assert!(
+            message.starts_with("invalid byte 0x0a at index 0 "),
+            "{message}"
+        );
+    }
+}
+
 #[test]
 fn overflowing_groups_are_named_by_position() {
     for g in 0..4 {

@@ -7,7 +7,7 @@ use super::Algorithm;
 use super::format::Format;
 use crate::engine::{base36, hex};
 use crate::formats::uuid_layout::{self, NotThisUuid};
-use crate::parse::Bytes;
+use crate::parse::{Bytes, invalid_byte};
 use crate::time::Timestamp;
 
 /// The fields of a CouchDB id (see [`decode`]).
@@ -224,10 +224,9 @@ impl fmt::Display for ParseError {
             ParseError::Length { found, expected } => {
                 write!(f, "length is {}, expected {expected}", Bytes(found))
             }
-            ParseError::InvalidByte { index, byte } => write!(
-                f,
-                "invalid byte 0x{byte:02x} at index {index} (outside the format's alphabet)"
-            ),
+            ParseError::InvalidByte { index, byte } => {
+                invalid_byte(f, index, byte, "a digit of the format's alphabet")
+            }
             ParseError::Overflow => f.write_str("base 36 value is 2^128 or more"),
             ParseError::Version { found, expected } => {
                 write!(f, "UUID version is {found}, expected {expected}")

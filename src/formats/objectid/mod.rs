@@ -32,7 +32,7 @@ pub(crate) use state::{at, fill_now, now, reseed};
 pub use state::{claim, reseed_word};
 
 use crate::engine::hex;
-use crate::parse::Bytes;
+use crate::parse::ObjectIdParseError;
 use crate::time::Timestamp;
 
 /// A MongoDB ObjectId: 12 bytes; byte order is (second, process value,
@@ -150,49 +150,6 @@ impl fmt::Debug for ObjectId {
         write!(f, "ObjectId({self})")
     }
 }
-
-/// Why text is not an ObjectId.
-///
-/// ```
-/// use kuuid::{ObjectId, ObjectIdParseError};
-/// assert_eq!("abc".parse::<ObjectId>(), Err(ObjectIdParseError::Length { found: 3 }));
-/// assert_eq!("zz0000000000000000000000".parse::<ObjectId>(),
-///            Err(ObjectIdParseError::InvalidByte { index: 0, byte: b'z' }));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ObjectIdParseError {
-    /// Not 24 characters.
-    Length {
-        /// The length found.
-        found: usize,
-    },
-    /// A byte that is not a hex digit.
-    InvalidByte {
-        /// Its index in the text.
-        index: usize,
-        /// The byte.
-        byte: u8,
-    },
-}
-
-impl fmt::Display for ObjectIdParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            ObjectIdParseError::Length { found } => {
-                write!(f, "length is {}, expected 24", Bytes(found))
-            }
-            ObjectIdParseError::InvalidByte { index, byte } => {
-                write!(
-                    f,
-                    "invalid byte 0x{byte:02x} at index {index} (expected a hex digit)"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for ObjectIdParseError {}
 
 impl FromStr for ObjectId {
     type Err = ObjectIdParseError;

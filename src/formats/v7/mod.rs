@@ -46,10 +46,10 @@ use std::fmt;
 
 use super::uuid_layout::{self, MAX_UNIX_MILLIS, NotThisUuid};
 use crate::engine::hex;
+use crate::parse::UuidParseError;
 use crate::time::{TimeError, Timestamp};
 
 pub use generator::V7Generator;
-pub use parse::UuidParseError;
 #[cfg(loom)]
 pub use sequence::claim;
 pub(crate) use sequence::{fill_now, now};

@@ -5,6 +5,10 @@ use std::fmt;
 use crate::engine::scalar::{self, DecodeFault};
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
 
+mod hex;
+
+pub use hex::{ObjectIdParseError, UuidParseError};
+
 /// Why text is not a valid kuuid.
 ///
 /// ```
@@ -54,15 +58,9 @@ impl fmt::Display for ParseError {
                 }
                 Ok(())
             }
-            ParseError::InvalidByte { index, byte } if byte.is_ascii_graphic() => write!(
-                f,
-                "invalid byte {:?} at index {index} (expected 0-9, A-Z or a-z)",
-                byte as char
-            ),
-            ParseError::InvalidByte { index, byte } => write!(
-                f,
-                "invalid byte 0x{byte:02x} at index {index} (expected 0-9, A-Z or a-z)"
-            ),
+            ParseError::InvalidByte { index, byte } => {
+                invalid_byte(f, index, byte, "0-9, A-Z or a-z")
+            }
             ParseError::GroupOverflow { index } => write!(
                 f,
                 "random group at index {index} is above 4gfFC3 (2^32 - 1)"
@@ -121,6 +119,22 @@ impl fmt::Display for Bytes {
             n => write!(f, "{n} bytes"),
         }
     }
+}
+
+/// The one wording of a bad byte, for every parse error of the crate:
+/// "invalid byte 'x' at index 3 (expected ...)", `0x0a` for a byte that
+/// does not print.
+pub(crate) fn invalid_byte(
+    f: &mut fmt::Formatter<'_>,
+    index: usize,
+    byte: u8,
+    expected: &str,
+) -> fmt::Result {
+    write!(
+        f,
+        "invalid byte {} at index {index} (expected {expected})",
+        Shown(byte)
+    )
 }
 
 /// A byte in a message: `'x'` when printable, `0x0a` otherwise.
