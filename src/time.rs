@@ -418,17 +418,35 @@ impl fmt::Display for TimeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TimeError::BeforeEpoch => f.write_str("time is before 1970-01-01T00:00:00Z"),
-            TimeError::OutOfRange { precision, millis } => write!(
+            TimeError::OutOfRange {
+                precision: Precision::Seconds,
+                millis,
+            } => past_range(
                 f,
-                "time {millis} ms since 1970 is past the last {precision} an 8-character prefix can hold"
+                *millis,
+                "62^8 - 1 seconds (about 6.9 million years)",
+                "second an 8-character prefix holds",
             ),
-            TimeError::PastUuid7Range { millis } => write!(
+            TimeError::OutOfRange {
+                precision: Precision::Millis,
+                millis,
+            } => past_range(
                 f,
-                "time {millis} ms since 1970 is past 281474976710655 ms (2^48 - 1, in year 10889), the last millisecond a UUIDv7's 48-bit timestamp holds"
+                *millis,
+                Timestamp::from_millis(crate::engine::PREFIX_LIMIT - 1),
+                "millisecond an 8-character prefix holds",
             ),
-            TimeError::PastObjectIdRange { millis } => write!(
+            TimeError::PastUuid7Range { millis } => past_range(
                 f,
-                "time {millis} ms since 1970 is past 2106-02-07T06:28:15Z, the last second an ObjectId holds"
+                *millis,
+                "281474976710655 ms (2^48 - 1, in year 10889)",
+                "millisecond a UUIDv7's 48-bit timestamp holds",
+            ),
+            TimeError::PastObjectIdRange { millis } => past_range(
+                f,
+                *millis,
+                Timestamp::from_millis(u64::from(u32::MAX) * 1000),
+                "second an ObjectId's 32-bit timestamp holds",
             ),
             TimeError::LeapSecond { input } => write!(
                 f,
@@ -446,6 +464,21 @@ impl fmt::Display for TimeError {
 }
 
 impl std::error::Error for TimeError {}
+
+/// The one wording of a time past what a format holds, for every such
+/// error of the crate: the time, the format's last time, and what it is
+/// the last of.
+pub(crate) fn past_range(
+    f: &mut fmt::Formatter<'_>,
+    millis: u64,
+    last: impl fmt::Display,
+    what: &str,
+) -> fmt::Result {
+    write!(
+        f,
+        "time {millis} ms since 1970 is past {last}, the last {what}"
+    )
+}
 
 #[cfg(test)]
 mod tests {

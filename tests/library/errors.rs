@@ -197,6 +197,52 @@ fn times_out_of_range() {
     assert!(Timestamp::from_secs(u64::MAX / 999).is_none());
 }
 
+/// A time past a format's range reads the same in every format: the time,
+/// the format's last time (RFC 3339 where it has one), and whose it is.
+#[test]
+fn a_time_past_the_range_names_the_last_time_alike() {
+    use kuuid::couch::{Algorithm, Uuids};
+    let max = 62u64.pow(8) - 1;
+    let cases = [
+        (
+            kuuid::try_idms(max + 1).unwrap_err().to_string(),
+            max + 1,
+            "8888-",
+        ),
+        (
+            kuuid::try_id((max + 1) * 1000).unwrap_err().to_string(),
+            (max + 1) * 1000,
+            "62^8 - 1 seconds",
+        ),
+        (
+            kuuid::try_v7(1u64 << 48).unwrap_err().to_string(),
+            1 << 48,
+            "281474976710655 ms",
+        ),
+        (
+            kuuid::try_object_id((1u64 << 32) * 1000)
+                .unwrap_err()
+                .to_string(),
+            (1 << 32) * 1000,
+            "2106-02-07T06:28:15Z",
+        ),
+        (
+            Uuids::new(Algorithm::UtcRandom)
+                .at(1u64 << 48)
+                .unwrap_err()
+                .to_string(),
+            1 << 48,
+            "4253-05-31T",
+        ),
+    ];
+    for (message, millis, last) in cases {
+        let head = format!("time {millis} ms since 1970 is past ");
+        assert!(message.starts_with(&head), "{message}");
+        assert!(message[head.len()..].starts_with(last), "{message}");
+        assert!(message.contains(", the last "), "{message}");
+    }
+}
+
 #[test]
 fn unparseable_times() {
     for bad in [

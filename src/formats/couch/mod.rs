@@ -43,7 +43,7 @@ pub use state::{claim_sequential, claim_utc};
 
 use super::uuid_layout::{self, MAX_UNIX_MILLIS};
 use crate::engine::hex;
-use crate::time::{IntoTimestamp, TimeError};
+use crate::time::{IntoTimestamp, TimeError, Timestamp, past_range};
 use format::push_ascii;
 use state::{prefix, sequential_word, step};
 
@@ -451,10 +451,20 @@ impl fmt::Display for Error {
             Error::NoTime { algorithm } => {
                 write!(f, "CouchDB {algorithm} ids carry no time to mint at")
             }
-            Error::PastRange { algorithm, millis } => write!(
-                f,
-                "time {millis} ms since 1970 is past the last time a CouchDB {algorithm} id holds"
-            ),
+            Error::PastRange { algorithm, millis } => match algorithm {
+                Algorithm::UuidV7 => past_range(
+                    f,
+                    *millis,
+                    Timestamp::from_millis(MAX_UNIX_MILLIS),
+                    "millisecond a CouchDB uuid_v7 id holds",
+                ),
+                _ => past_range(
+                    f,
+                    *millis,
+                    Timestamp::from_millis(MAX_MICROS / 1000),
+                    &format!("millisecond a CouchDB {algorithm} id holds (2^56 - 1 microseconds)"),
+                ),
+            },
             Error::Time(e) => e.fmt(f),
         }
     }
