@@ -1,10 +1,10 @@
 //! The parse errors of the hex formats, UUIDv7 and ObjectId: one shape
 //! (`Length`, `InvalidByte`, then what the format adds), worded like
-//! every other parse error of the crate.
+//! every other parse error of the crate (`wrong_length`, `invalid_byte`).
 
 use std::fmt;
 
-use super::{Bytes, invalid_byte};
+use super::{invalid_byte, wrong_length};
 
 /// Why text is not a UUIDv7.
 ///
@@ -45,9 +45,7 @@ pub enum UuidParseError {
 impl fmt::Display for UuidParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            UuidParseError::Length { found } => {
-                write!(f, "length is {}, expected 36 or 32", Bytes(found))
-            }
+            UuidParseError::Length { found } => wrong_length(f, found, &[36, 32]),
             UuidParseError::InvalidByte { index, byte } => {
                 invalid_byte(f, index, byte, "a hex digit, or a dash at 8, 13, 18 and 23")
             }
@@ -92,9 +90,7 @@ pub enum ObjectIdParseError {
 impl fmt::Display for ObjectIdParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            ObjectIdParseError::Length { found } => {
-                write!(f, "length is {}, expected 24", Bytes(found))
-            }
+            ObjectIdParseError::Length { found } => wrong_length(f, found, &[24]),
             ObjectIdParseError::InvalidByte { index, byte } => {
                 invalid_byte(f, index, byte, "a hex digit")
             }

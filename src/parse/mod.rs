@@ -46,18 +46,7 @@ pub enum ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            ParseError::Length { expected, found } => {
-                write!(f, "length is {}, expected ", Bytes(found))?;
-                for (i, n) in expected.iter().enumerate() {
-                    let sep = match i {
-                        0 => "",
-                        _ if i + 1 == expected.len() => " or ",
-                        _ => ", ",
-                    };
-                    write!(f, "{sep}{n}")?;
-                }
-                Ok(())
-            }
+            ParseError::Length { expected, found } => wrong_length(f, found, expected),
             ParseError::InvalidByte { index, byte } => {
                 invalid_byte(f, index, byte, "0-9, A-Z or a-z")
             }
@@ -110,7 +99,7 @@ impl fmt::Display for ManyError {
 impl std::error::Error for ManyError {}
 
 /// A count of bytes in a message: "1 byte", "3 bytes".
-pub(crate) struct Bytes(pub usize);
+struct Bytes(usize);
 
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -119,6 +108,25 @@ impl fmt::Display for Bytes {
             n => write!(f, "{n} bytes"),
         }
     }
+}
+
+/// The one wording of a wrong length, for every parse error of the crate:
+/// "length is 3 bytes, expected 32" (or "24, 26 or 32").
+pub(crate) fn wrong_length(
+    f: &mut fmt::Formatter<'_>,
+    found: usize,
+    expected: &[usize],
+) -> fmt::Result {
+    write!(f, "length is {}, expected ", Bytes(found))?;
+    for (i, n) in expected.iter().enumerate() {
+        let sep = match i {
+            0 => "",
+            _ if i + 1 == expected.len() => " or ",
+            _ => ", ",
+        };
+        write!(f, "{sep}{n}")?;
+    }
+    Ok(())
 }
 
 /// The one wording of a bad byte, for every parse error of the crate:

@@ -7,7 +7,7 @@ use super::Algorithm;
 use super::format::Format;
 use crate::engine::{base36, hex};
 use crate::formats::uuid_layout::{self, NotThisUuid};
-use crate::parse::{Bytes, invalid_byte};
+use crate::parse::{invalid_byte, wrong_length};
 use crate::time::Timestamp;
 
 /// The fields of a CouchDB id (see [`decode`]).
@@ -221,9 +221,7 @@ pub enum ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            ParseError::Length { found, expected } => {
-                write!(f, "length is {}, expected {expected}", Bytes(found))
-            }
+            ParseError::Length { found, expected } => wrong_length(f, found, &[expected]),
             ParseError::InvalidByte { index, byte } => {
                 invalid_byte(f, index, byte, "a digit of the format's alphabet")
             }
