@@ -451,13 +451,9 @@ impl fmt::Display for Error {
             Error::NoTime { algorithm } => {
                 write!(f, "CouchDB {algorithm} ids carry no time to mint at")
             }
+            // A uuid_v7 id ends where every UUIDv7 does: the same words.
             Error::PastRange { algorithm, millis } => match algorithm {
-                Algorithm::UuidV7 => past_range(
-                    f,
-                    *millis,
-                    Timestamp::from_millis(MAX_UNIX_MILLIS),
-                    "millisecond a CouchDB uuid_v7 id holds",
-                ),
+                Algorithm::UuidV7 => TimeError::PastUuid7Range { millis: *millis }.fmt(f),
                 _ => past_range(
                     f,
                     *millis,
