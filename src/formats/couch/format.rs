@@ -101,6 +101,12 @@ impl FromStr for Format {
 }
 
 /// Appends text the encoders made (ASCII, so checked in one pass).
-pub(super) fn push_ascii(text: &[u8], out: &mut String) {
-    out.push_str(std::str::from_utf8(text).expect("encoders write ASCII"));
+///
+/// The length is a constant so that the copy is a few moves, not a call
+/// to `memmove`: `from_utf8` is opaque to the compiler, and `get(..N)`
+/// gives it the length back (the check is one compare).
+#[inline]
+pub(super) fn push_ascii<const N: usize>(text: &[u8; N], out: &mut String) {
+    let text = std::str::from_utf8(text).expect("encoders write ASCII");
+    out.push_str(text.get(..N).expect("from_utf8 keeps the length"));
 }

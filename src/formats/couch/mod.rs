@@ -327,7 +327,8 @@ impl Uuids {
             }
             Algorithm::UtcId => {
                 let micros = u128::from(self.next_micros()?);
-                push_ascii(&hex::simple(micros << 72)[..14], out);
+                let text = hex::simple(micros << 72);
+                push_ascii(text.first_chunk::<14>().expect("32 digits"), out);
                 out.push_str(&self.suffix);
             }
             Algorithm::UuidV4 => {
