@@ -127,9 +127,7 @@ pub(crate) fn fill(ids: &mut [Kuuid]) {
 pub(crate) fn words<const N: usize>() -> [u32; N] {
     match with(|l| {
         l.gen_.check_fork();
-        let mut w = [0u32; N];
-        l.gen_.draw(&mut w);
-        w
+        l.gen_.draw_array::<N>()
     }) {
         Some(w) => w,
         None => fallback::words(),

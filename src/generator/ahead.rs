@@ -59,9 +59,9 @@ impl LookAhead {
         self.pool_pos += out.len();
     }
 
-    /// [`LookAhead::draw`] of a fixed `G` words, for the monotonic path:
-    /// sharing `draw`'s slice form measured 1.2-1.4 ns slower per id
-    /// (plain loop, A/B).
+    /// [`LookAhead::draw`] of a fixed `G` words, for the monotonic path and
+    /// the per-thread single values: sharing `draw`'s slice form measured
+    /// 1.2-1.4 ns slower per id (plain loop, A/B), 4 ns per couch id.
     #[inline]
     pub(crate) fn draw_array<const G: usize>(
         &mut self,

@@ -232,6 +232,13 @@ impl Generator {
         self.ahead.draw(self.rng.value_mut(), self.isa, out);
     }
 
+    /// [`Generator::draw`] of a fixed `N` words (`N` below the pool's
+    /// size), inlined: the per-thread single-value sources draw this way.
+    #[inline]
+    pub(crate) fn draw_array<const N: usize>(&mut self) -> [u32; N] {
+        self.ahead.draw_array::<N>(self.rng.value_mut(), self.isa)
+    }
+
     /// Mints `count <= BATCH` ids of `groups` groups into `out` at `stride`;
     /// on error (a monotonic sequence exhausted) writes nothing.
     pub(super) fn mint_batch(
