@@ -109,10 +109,13 @@ impl LookAhead {
         on: Option<Isa>,
         prefix: &[u8; PREFIX_LEN],
     ) {
-        let mut words = [0u32; BATCH * MAX_GROUPS];
-        rng.fill_words(resolve(on), &mut words);
+        // The batch's words are drawn into the pool, which is then spent:
+        // no 4 KiB zeroed on the stack per batch, and no word is used twice.
+        let words = &mut self.pool[..BATCH * MAX_GROUPS];
+        rng.fill_words(resolve(on), words);
         let out = self.encoded.as_flattened_mut();
-        engine::encode_ids(on, prefix, &words, MAX_GROUPS, out, MAX_LEN, BATCH);
+        engine::encode_ids(on, prefix, words, MAX_GROUPS, out, MAX_LEN, BATCH);
+        self.pool_pos = POOL;
         self.encoded_prefix = *prefix;
         self.encoded_pos = 0;
     }
@@ -122,4 +125,26 @@ impl LookAhead {
 #[inline]
 pub(super) fn resolve(on: Option<Isa>) -> Isa {
     on.unwrap_or_else(engine::isa)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::RngKind;
+
+    /// The words a batch was encoded from are never handed out by a later
+    /// draw: the pool they were drawn into is spent.
+    #[test]
+    fn a_batch_spends_the_pool() {
+        let mut rng = Rng::from_os(RngKind::Fast).unwrap();
+        let mut ahead = LookAhead::new();
+        let _ = ahead.draw_array::<1>(&mut rng, Some(Isa::Scalar));
+        ahead.encode_ahead(&mut rng, Some(Isa::Scalar), b"00000000");
+        let batch = ahead.pool.to_vec();
+        let next = ahead.draw_array::<4>(&mut rng, Some(Isa::Scalar));
+        assert!(
+            next.iter().all(|w| !batch.contains(w)),
+            "a batch's words drawn again: {next:x?}"
+        );
+    }
 }
