@@ -131,7 +131,7 @@ pub use options::Options;
 pub use parse::{ManyError, ObjectIdParseError, ParseError, UuidParseError};
 pub use range::{KeyRange, PrefixedKeyRange};
 pub use rng::RngKind;
-pub use time::{IntoTimestamp, Precision, TimeError, Timestamp};
+pub use time::{IntoTimestamp, Precision, TimeError, TimeField, Timestamp};
 
 /// Defines an npm-named id function (now) and its `try_` twin (given time).
 macro_rules! id_fns {

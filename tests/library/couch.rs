@@ -231,7 +231,16 @@ fn minting_at_a_time() {
     let e = Uuids::new(Algorithm::UtcId)
         .at("9999-12-31T23:59:59.999Z")
         .unwrap_err();
-    assert!(matches!(e, kuuid::couch::Error::PastRange { .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            kuuid::couch::Error::Time(kuuid::TimeError::OutOfRange {
+                field: kuuid::TimeField::CouchUtc,
+                ..
+            })
+        ),
+        "{e}"
+    );
     // The last microsecond that fits, then the next id is past it.
     let last = Uuids::new(Algorithm::UtcId)
         .at(((1u64 << 56) - 1) / 1000)
@@ -242,7 +251,10 @@ fn minting_at_a_time() {
     }
     assert!(matches!(
         last.mint(),
-        Err(kuuid::couch::Error::PastRange { .. })
+        Err(kuuid::couch::Error::Time(kuuid::TimeError::OutOfRange {
+            field: kuuid::TimeField::CouchUtc,
+            ..
+        }))
     ));
 }
 

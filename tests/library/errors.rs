@@ -1,8 +1,8 @@
 //! Every kind of bad input gets its typed error, never a panic or a wrong id.
 
 use kuuid::{
-    AnyKuuid, Error, KeyRange, Kuuid, Kuuid1, Kuuid3, Layout, Options, ParseError, Precision,
-    ShortKuuid, TimeError, Timestamp,
+    AnyKuuid, Error, KeyRange, Kuuid, Kuuid1, Kuuid3, Layout, Options, ParseError, ShortKuuid,
+    TimeError, TimeField, Timestamp,
 };
 use proptest::prelude::*;
 
@@ -170,7 +170,7 @@ fn times_out_of_range() {
     assert_eq!(
         kuuid::try_idms(max + 1),
         Err(TimeError::OutOfRange {
-            precision: Precision::Millis,
+            field: TimeField::KuuidMillis,
             millis: max + 1
         })
     );
@@ -186,7 +186,7 @@ fn times_out_of_range() {
     assert_eq!(
         kuuid::try_id((max + 1) * 1000),
         Err(TimeError::OutOfRange {
-            precision: Precision::Seconds,
+            field: TimeField::KuuidSeconds,
             millis: (max + 1) * 1000
         })
     );

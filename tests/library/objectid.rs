@@ -26,7 +26,10 @@ fn timestamps_are_unsigned_32_bit_seconds() {
     }
     assert!(matches!(
         kuuid::try_object_id("2106-02-07T06:28:16Z"),
-        Err(kuuid::TimeError::PastObjectIdRange { .. })
+        Err(kuuid::TimeError::OutOfRange {
+            field: kuuid::TimeField::ObjectId,
+            ..
+        })
     ));
 }
 

@@ -129,7 +129,13 @@ fn parse_errors_say_what_and_where() {
         good
     );
     let past = kuuid::try_v7(1u64 << 48).unwrap_err();
-    assert_eq!(past, kuuid::TimeError::PastUuid7Range { millis: 1 << 48 });
+    assert_eq!(
+        past,
+        kuuid::TimeError::OutOfRange {
+            field: kuuid::TimeField::Uuid7,
+            millis: 1 << 48
+        }
+    );
     assert!(past.to_string().contains("48-bit timestamp"), "{past}");
     assert!(!past.to_string().contains("prefix"), "{past}");
     assert_eq!(

@@ -43,7 +43,7 @@ pub use state::{claim_sequential, claim_utc};
 
 use super::uuid_layout::{self, MAX_UNIX_MILLIS};
 use crate::engine::hex;
-use crate::time::{IntoTimestamp, TimeError, Timestamp, past_range};
+use crate::time::{IntoTimestamp, TimeError, TimeField};
 use format::push_ascii;
 use state::{prefix, sequential_word, step};
 
@@ -244,23 +244,16 @@ impl Uuids {
     /// # Ok::<(), kuuid::couch::Error>(())
     /// ```
     pub fn at(mut self, t: impl IntoTimestamp) -> Result<Self, Error> {
-        if !self.algorithm.has_time() {
-            return Err(Error::NoTime {
-                algorithm: self.algorithm,
-            });
-        }
-        let millis = t.into_timestamp()?.as_millis();
-        let micros = millis.saturating_mul(1000);
-        let fits = match self.algorithm {
-            Algorithm::UuidV7 => millis <= MAX_UNIX_MILLIS,
-            _ => micros <= MAX_MICROS,
+        let field = match self.algorithm {
+            Algorithm::UuidV7 => TimeField::Uuid7,
+            Algorithm::UtcRandom | Algorithm::UtcId => TimeField::CouchUtc,
+            algorithm => return Err(Error::NoTime { algorithm }),
         };
-        if !fits {
-            return Err(Error::PastRange {
-                algorithm: self.algorithm,
-                millis,
-            });
+        let millis = t.into_timestamp()?.as_millis();
+        if millis > field.last_millis() {
+            return Err(Error::Time(TimeError::OutOfRange { field, millis }));
         }
+        let micros = millis * 1000;
         self.given = Some(Given {
             millis,
             next_micros: AtomicU64::new(micros),
@@ -388,10 +381,10 @@ impl Uuids {
             ),
         };
         if micros > MAX_MICROS {
-            return Err(Error::PastRange {
-                algorithm: self.algorithm,
+            return Err(Error::Time(TimeError::OutOfRange {
+                field: TimeField::CouchUtc,
                 millis: micros / 1000,
-            });
+            }));
         }
         Ok(micros)
     }
@@ -422,16 +415,9 @@ pub enum Error {
         /// The algorithm.
         algorithm: Algorithm,
     },
-    /// A time the algorithm's text cannot hold (`utc_*`: past 4253-05-31,
-    /// where 14 hex digits of microseconds end; `uuid_v7`: past 48 bits of
-    /// milliseconds).
-    PastRange {
-        /// The algorithm.
-        algorithm: Algorithm,
-        /// The time, in ms since 1970.
-        millis: u64,
-    },
-    /// A time that is not a time.
+    /// A time that is not a time, or one past what the algorithm's text
+    /// holds ([`TimeError::OutOfRange`], naming [`TimeField::CouchUtc`]
+    /// for `utc_*` ids, past 4253-05-31, or [`TimeField::Uuid7`]).
     Time(TimeError),
 }
 
@@ -452,16 +438,6 @@ impl fmt::Display for Error {
             Error::NoTime { algorithm } => {
                 write!(f, "CouchDB {algorithm} ids carry no time to mint at")
             }
-            // A uuid_v7 id ends where every UUIDv7 does: the same words.
-            Error::PastRange { algorithm, millis } => match algorithm {
-                Algorithm::UuidV7 => TimeError::PastUuid7Range { millis: *millis }.fmt(f),
-                _ => past_range(
-                    f,
-                    *millis,
-                    Timestamp::from_millis(MAX_MICROS / 1000),
-                    &format!("millisecond a CouchDB {algorithm} id holds (2^56 - 1 microseconds)"),
-                ),
-            },
             Error::Time(e) => e.fmt(f),
         }
     }
@@ -520,5 +496,12 @@ mod tests {
             assert_eq!((v7 >> 80) as u64, MAX_UNIX_MILLIS);
         }
         assert_eq!(uuid_v7(1, 0), 1 << 80 | 7 << 76 | 0b10 << 62);
+    }
+
+    /// The limits the errors name are the ones the text holds.
+    #[test]
+    fn time_fields_end_where_the_text_does() {
+        assert_eq!(TimeField::Uuid7.last_millis(), MAX_UNIX_MILLIS);
+        assert_eq!(TimeField::CouchUtc.last_millis(), MAX_MICROS / 1000);
     }
 }

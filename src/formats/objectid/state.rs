@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::ObjectId;
 use crate::rng::fork::TaggedCell;
-use crate::time::{TimeError, Timestamp};
+use crate::time::{TimeError, TimeField, Timestamp};
 use crate::word::Word64;
 
 /// Claims `count >= 1` consecutive states after the last one; returns the
@@ -105,7 +105,8 @@ pub(crate) fn now() -> ObjectId {
 
 /// An ObjectId at a given time (seconds; past 2106 is an error).
 pub(crate) fn at(t: Timestamp) -> Result<ObjectId, TimeError> {
-    let secs = u32::try_from(t.as_secs()).map_err(|_| TimeError::PastObjectIdRange {
+    let secs = u32::try_from(t.as_secs()).map_err(|_| TimeError::OutOfRange {
+        field: TimeField::ObjectId,
         millis: t.as_millis(),
     })?;
     Ok(ObjectId::build(secs, next_state()))

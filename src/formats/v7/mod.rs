@@ -47,7 +47,7 @@ use std::fmt;
 use super::uuid_layout::{self, MAX_UNIX_MILLIS, NotThisUuid};
 use crate::engine::hex;
 use crate::parse::UuidParseError;
-use crate::time::{TimeError, Timestamp};
+use crate::time::{TimeError, TimeField, Timestamp};
 
 pub use generator::V7Generator;
 #[cfg(loom)]
@@ -308,7 +308,10 @@ const fn bits(ms: u64, counter: u64, random: u64) -> u128 {
 pub(crate) fn at(t: Timestamp) -> Result<Uuid7, TimeError> {
     let ms = t.as_millis();
     if ms > MAX_UNIX_MILLIS {
-        return Err(TimeError::PastUuid7Range { millis: ms });
+        return Err(TimeError::OutOfRange {
+            field: TimeField::Uuid7,
+            millis: ms,
+        });
     }
     let [r0, r1, r2] = crate::local::words::<3>();
     let start = u64::from(r2) % START_LIMIT;
