@@ -375,10 +375,7 @@ impl Uuids {
         let micros = match &self.given {
             // A clock that never moves: the time, then one past the last.
             Some(g) => g.next_micros.fetch_add(1, Ordering::Relaxed),
-            None => {
-                let word = &*crate::sys::process_words().couch_utc;
-                claim_utc(word, now_unless_ahead(word.load(Ordering::Relaxed)))
-            }
+            None => state::claim_utc_now(),
         };
         if micros > MAX_MICROS {
             return Err(Error::Time(TimeError::OutOfRange {
@@ -458,28 +455,6 @@ impl From<TimeError> for Error {
     }
 }
 
-/// How far the coarse clock may lag the precise one: a kernel tick is at
-/// most 10 ms (`HZ` >= 100), and a 2-vCPU VM (`HZ` = 250) lagged 2-7.4 ms
-/// over 27 M paired reads; 20 ms for margin.
-const COARSE_LAG_MICROS: u64 = 20_000;
-
-/// The precise clock in microseconds, or 0 when the last `utc_*` id
-/// (`last`) is already ahead of any reading it could give: then the next id
-/// is `last + 1` whatever the time, and the 25 ns precise read is skipped
-/// for a ~5 ns coarse one. Minting faster than one id a microsecond (bulk
-/// `/_uuids?count=N`) runs ahead like that. The answer is the one the
-/// precise clock would give; if the coarse clock ever lagged by more than
-/// [`COARSE_LAG_MICROS`] (a tickless CPU), an id's time could trail the
-/// clock by that lag, still unique and in order.
-fn now_unless_ahead(last: u64) -> u64 {
-    let floor = crate::sys::coarse_millis().saturating_mul(1000);
-    if last >= floor.saturating_add(COARSE_LAG_MICROS) {
-        0
-    } else {
-        crate::sys::unix_micros()
-    }
-}
-
 /// 128 random bits from this thread's secure generator (four words, each
 /// little-endian, read as one big-endian value).
 fn random_u128() -> u128 {
@@ -518,22 +493,6 @@ mod tests {
             assert_eq!((v7 >> 80) as u64, MAX_UNIX_MILLIS);
         }
         assert_eq!(uuid_v7(1, 0), 1 << 80 | 7 << 76 | 0b10 << 62);
-    }
-
-    /// Behind the clock, a `utc_*` id takes the precise time (never the
-    /// coarse clock's, which lags it); far ahead of it, the count goes on
-    /// without a clock read.
-    #[test]
-    fn the_precise_clock_unless_ahead() {
-        for _ in 0..1000 {
-            let before = crate::sys::unix_micros();
-            let now = now_unless_ahead(0);
-            assert!(now >= before, "{now} read before {before}");
-        }
-        let ahead = crate::sys::unix_micros() + 2 * COARSE_LAG_MICROS;
-        assert_eq!(now_unless_ahead(ahead), 0);
-        let word = AtomicU64::new(ahead);
-        assert_eq!(claim_utc(&word, now_unless_ahead(ahead)), ahead + 1);
     }
 
     /// The limits the errors name are the ones the text holds.

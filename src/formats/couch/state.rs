@@ -1,6 +1,7 @@
 //! The process-wide state of `sequential` and `utc_*`: the claims that
 //! advance the two process words by compare-and-swap (modelled under loom
-//! in `loom-tests/tests/process_words.rs`), and the draws that feed them.
+//! in `loom-tests/tests/process_words.rs`), and the draws and clock reads
+//! that feed them.
 
 use std::sync::atomic::Ordering;
 
@@ -85,6 +86,34 @@ pub fn claim_utc(word: &impl Word64, now: u64) -> u64 {
     }
 }
 
+/// The next `utc_*` microsecond of the process word, from now.
+pub(super) fn claim_utc_now() -> u64 {
+    let word = &*crate::sys::process_words().couch_utc;
+    claim_utc(word, now_unless_ahead(word.load(Ordering::Relaxed)))
+}
+
+/// How far the coarse clock may lag the precise one: a kernel tick is at
+/// most 10 ms (`HZ` >= 100), and a 2-vCPU VM (`HZ` = 250) lagged 2-7.4 ms
+/// over 27 M paired reads; 20 ms for margin.
+const COARSE_LAG_MICROS: u64 = 20_000;
+
+/// The precise clock in microseconds, or 0 when the last `utc_*` id
+/// (`last`) is already ahead of any reading it could give: then the next id
+/// is `last + 1` whatever the time, and the 25 ns precise read is skipped
+/// for a ~5 ns coarse one. Minting faster than one id a microsecond (bulk
+/// `/_uuids?count=N`) runs ahead like that. The answer is the one the
+/// precise clock would give; if the coarse clock ever lagged by more than
+/// [`COARSE_LAG_MICROS`] (a tickless CPU), an id's time could trail the
+/// clock by that lag, still unique and in order.
+fn now_unless_ahead(last: u64) -> u64 {
+    let floor = crate::sys::coarse_millis().saturating_mul(1000);
+    if last >= floor.saturating_add(COARSE_LAG_MICROS) {
+        0
+    } else {
+        crate::sys::unix_micros()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +164,21 @@ mod tests {
         }
         assert!(!seen[0] && !seen[SEQUENTIAL_STEP as usize + 1]);
         assert!(seen[1..=SEQUENTIAL_STEP as usize].iter().all(|&s| s));
+    }
+
+    /// Behind the clock, a `utc_*` id takes the precise time (never the
+    /// coarse clock's, which lags it); far ahead of it, the count goes on
+    /// without a clock read.
+    #[test]
+    fn the_precise_clock_unless_ahead() {
+        for _ in 0..1000 {
+            let before = crate::sys::unix_micros();
+            let now = now_unless_ahead(0);
+            assert!(now >= before, "{now} read before {before}");
+        }
+        let ahead = crate::sys::unix_micros() + 2 * COARSE_LAG_MICROS;
+        assert_eq!(now_unless_ahead(ahead), 0);
+        let word = AtomicU64::new(ahead);
+        assert_eq!(claim_utc(&word, now_unless_ahead(ahead)), ahead + 1);
     }
 }
