@@ -316,7 +316,7 @@ impl Generator {
         words: &mut [u32; MAX_GROUPS],
     ) -> Result<u64, Exhausted> {
         let w: &mut [u32; G] = (&mut words[..G]).try_into().expect("G <= 4");
-        *w = self.ahead.draw_array::<G>(self.rng.value_mut(), self.isa);
+        *w = self.draw_array::<G>();
         let walk = self.monotonic.as_mut().expect("monotonic mode");
         walk.next(now, w)
     }
