@@ -165,7 +165,11 @@ pub fn key_between_into(
 ) -> Result<(), OrderError> {
     let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
     if let Some((word, len)) = word::between(a, b) {
-        buf.text.extend_from_slice(&word.to_be_bytes()[..len]);
+        // All 16 bytes, then the tail cut: a copy of fixed length, where
+        // `[..len]` made it a call to `memmove`.
+        let end = buf.text.len() + len;
+        buf.text.extend_from_slice(&word.to_be_bytes());
+        buf.text.truncate(end);
     } else {
         check(a, b)?;
         between(a, b, &mut buf.text);
