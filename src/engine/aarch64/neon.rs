@@ -71,7 +71,17 @@ fn ascii(y: uint16x8_t, table: uint8x16x4_t) -> uint16x8_t {
     }
 }
 
+/// Ids per block of the staged loop (even, so that only the last block
+/// can end in a lone id): 768 bytes of pairs on the stack.
+const BLOCK: usize = 32;
+
 /// Encodes `count` 4-group ids.
+///
+/// In two passes over blocks of [`BLOCK`] ids, as on AVX2: the division
+/// chain (pairs) for the whole block, then digits, ASCII and stores. Run
+/// whole, one pair of ids is a chain of ~45 cycles whose waiting uops fill
+/// the vector schedulers; staged, each pass's uops find their inputs
+/// ready (`docs/performance.md` has the `llvm-mca` figures).
 ///
 /// # Safety
 /// The CPU supports NEON; `words` has `4 * count` readable `u32`s; `out`
@@ -87,39 +97,48 @@ pub(crate) unsafe fn encode4(
     // SAFETY: ALPHABET64 is 64 bytes.
     let table = unsafe { vld1q_u8_x4(ALPHABET64.as_ptr()) };
     let prefix_v = vcreate_u8(u64::from_le_bytes(*prefix));
-    let mut i = 0;
-    while i < count {
-        // Two ids per round; a lone last id reads its own 4 words twice.
-        let second = if i + 1 < count { 4 } else { 0 };
-        // SAFETY: words[4i..4i+4] and words[4i+second..+4] are within the
-        // caller's 4 * count words.
-        let (x0, x1) = unsafe {
-            (
-                vld1q_u32(words.add(4 * i)),
-                vld1q_u32(words.add(4 * i + second)),
-            )
-        };
-        let [a, b, c] = pairs(x0, x1);
-        let (a, b, c) = (ascii(a, table), ascii(b, table), ascii(c, table));
-        // SAFETY: id i occupies out[i*stride..+32], within the caller's buffer;
-        // st3 writes the 24 digit bytes after the 8 prefix bytes.
-        unsafe {
-            let dst = out.add(i * stride);
-            vst1_u8(dst, prefix_v);
-            vst3_u16(
-                dst.add(PREFIX_LEN).cast(),
-                uint16x4x3_t(vget_low_u16(a), vget_low_u16(b), vget_low_u16(c)),
-            );
-            if second != 0 {
-                let dst = out.add((i + 1) * stride);
+    let mut stage = [[vdupq_n_u16(0); 3]; BLOCK / 2];
+    let mut start = 0;
+    while start < count {
+        let rounds = (count - start).min(BLOCK).div_ceil(2);
+        for (r, pairs_of) in stage[..rounds].iter_mut().enumerate() {
+            let i = start + 2 * r;
+            // Two ids a round; a lone last id reads its own 4 words twice.
+            let second = if i + 1 < count { 4 } else { 0 };
+            // SAFETY: words[4i..4i+4] and words[4i+second..+4] are within
+            // the caller's 4 * count words (i < count).
+            let (x0, x1) = unsafe {
+                (
+                    vld1q_u32(words.add(4 * i)),
+                    vld1q_u32(words.add(4 * i + second)),
+                )
+            };
+            *pairs_of = pairs(x0, x1);
+        }
+        for (r, &[a, b, c]) in stage[..rounds].iter().enumerate() {
+            let i = start + 2 * r;
+            let (a, b, c) = (ascii(a, table), ascii(b, table), ascii(c, table));
+            // SAFETY: id i occupies out[i*stride..+32], within the caller's
+            // buffer (i < count); st3 writes the 24 digit bytes after the 8
+            // prefix bytes. The second id is written only if i + 1 < count.
+            unsafe {
+                let dst = out.add(i * stride);
                 vst1_u8(dst, prefix_v);
                 vst3_u16(
                     dst.add(PREFIX_LEN).cast(),
-                    uint16x4x3_t(vget_high_u16(a), vget_high_u16(b), vget_high_u16(c)),
+                    uint16x4x3_t(vget_low_u16(a), vget_low_u16(b), vget_low_u16(c)),
                 );
+                if i + 1 < count {
+                    let dst = out.add((i + 1) * stride);
+                    vst1_u8(dst, prefix_v);
+                    vst3_u16(
+                        dst.add(PREFIX_LEN).cast(),
+                        uint16x4x3_t(vget_high_u16(a), vget_high_u16(b), vget_high_u16(c)),
+                    );
+                }
             }
         }
-        i += 2;
+        start += 2 * rounds;
     }
 }
 
