@@ -23,10 +23,10 @@ pub(crate) const SMALLEST: &[u8; 27] = b"A00000000000000000000000000";
 /// The length of the integer part that `head` starts (2 for `a` and `Z`,
 /// up to 27 for `z` and `A`), or `None` if `head` is not a letter.
 #[inline]
-pub(crate) fn integer_len(head: u8) -> Option<usize> {
+pub(crate) const fn integer_len(head: u8) -> Option<usize> {
     match head {
-        b'a'..=b'z' => Some(usize::from(head - b'a') + 2),
-        b'A'..=b'Z' => Some(usize::from(b'Z' - head) + 2),
+        b'a'..=b'z' => Some((head - b'a') as usize + 2),
+        b'A'..=b'Z' => Some((b'Z' - head) as usize + 2),
         _ => None,
     }
 }

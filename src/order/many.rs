@@ -158,6 +158,7 @@ impl KeyBuf {
 /// assert_eq!(buf.get(0).unwrap().as_str(), "a0V");
 /// # Ok::<(), kuuid::order::OrderError>(())
 /// ```
+#[inline]
 pub fn key_between_into(
     a: Option<&str>,
     b: Option<&str>,
