@@ -48,12 +48,14 @@ static INT_LEN: [u8; 256] = {
     t
 };
 
-/// `'0'` in the bytes after the first `k`: a `k`-byte key's padding.
+/// `'0'` in the bytes after the first `k`: a `k`-byte key's padding, read
+/// from a table like [`FIRST`], whose complement it is (5 instructions a
+/// `key_between` fewer than masking `ZEROS` with `!first(len)`).
 static PAD: [u64; 9] = {
     let mut t = [0u64; 9];
     let mut k = 0;
-    while k < 8 {
-        t[k] = ZEROS >> (8 * k);
+    while k <= 8 {
+        t[k] = ZEROS & !FIRST[k];
         k += 1;
     }
     t
