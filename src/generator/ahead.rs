@@ -83,7 +83,7 @@ impl LookAhead {
     /// first, then).
     #[inline]
     pub(crate) fn encoded_is_empty(&self) -> bool {
-        self.encoded_pos == BATCH
+        self.encoded_pos >= BATCH
     }
 
     /// An id of `LEN` bytes under `prefix` from the encoded-ahead batch,

@@ -201,8 +201,20 @@ impl Generator {
     }
 
     /// Reseeds if the process token moved (a fork, or [`crate::reseed`]).
+    /// The hot path is one load and one compare: the word as it stands
+    /// against the RNG's tag. A word of 0 (a forked child before anyone
+    /// drew its token) matches no tag (the RNG is tagged with a drawn
+    /// token, never 0, at `Generator::new` and at each reseed), so it too
+    /// goes the cold way, which draws the token first.
     #[inline]
     pub(crate) fn check_fork(&mut self) {
+        if self.rng.get_mut(fork::current(self.fork_word)).is_none() {
+            self.token_moved();
+        }
+    }
+
+    #[cold]
+    fn token_moved(&mut self) {
         let t = fork::token_in(self.fork_word);
         if self.rng.get_mut(t).is_none() {
             self.reseed(t);

@@ -23,6 +23,14 @@ pub(crate) fn token_in(w: &'static AtomicU64) -> u64 {
     token_of(w, fresh_token)
 }
 
+/// A fork word as it stands, 0 included (a child whose token nobody has
+/// drawn yet): for a hot path that compares it with a tag, which is never
+/// 0, and calls [`token_in`] only when they differ.
+#[inline]
+pub(crate) fn current(w: &'static AtomicU64) -> u64 {
+    w.load(Ordering::Relaxed)
+}
+
 /// The process's fork word (see `sys::fork_word`).
 pub(crate) fn word() -> &'static AtomicU64 {
     sys::fork_word()
@@ -48,6 +56,7 @@ impl<T> Tagged<T> {
     /// `value`, made under `token`.
     #[inline]
     pub(crate) const fn new(token: u64, value: T) -> Self {
+        debug_assert!(token != 0, "tokens are never 0");
         Tagged { token, value }
     }
 
@@ -75,6 +84,7 @@ impl<T> Tagged<T> {
     /// Marks the value, remade in place, as made under `token`.
     #[inline]
     pub(crate) fn retag(&mut self, token: u64) {
+        debug_assert!(token != 0, "tokens are never 0");
         self.token = token;
     }
 }
