@@ -24,8 +24,10 @@ pub(crate) fn token_in(w: &'static AtomicU64) -> u64 {
 }
 
 /// A fork word as it stands, 0 included (a child whose token nobody has
-/// drawn yet): for a hot path that compares it with a tag, which is never
-/// 0, and calls [`token_in`] only when they differ.
+/// drawn yet): for a hot path that compares it with the tag of a value
+/// made by [`Tagged::new`] or [`Tagged::retag`], never 0, and calls
+/// [`token_in`] only when they differ. Not for a `Tagged::default()`,
+/// whose tag 0 would match a word of 0.
 #[inline]
 pub(crate) fn current(w: &'static AtomicU64) -> u64 {
     w.load(Ordering::Relaxed)
