@@ -34,10 +34,7 @@ struct Local {
 struct Slot {
     /// True while a `&mut Local` made by [`with`] is live.
     busy: Cell<bool>,
-    /// Boxed: the slot is then 16 bytes of every thread's static TLS block,
-    /// not 736 (most threads of a server never mint), and "made yet?" is a
-    /// null test (`Option<Local>` put its niche in a 16-byte field).
-    state: UnsafeCell<Option<Box<Local>>>,
+    state: UnsafeCell<Option<Local>>,
 }
 
 thread_local! {
@@ -78,7 +75,7 @@ fn with<R>(f: impl FnOnce(&mut Local) -> R) -> Option<R> {
             let state = unsafe { &mut *slot.state.get() };
             let local = match state {
                 Some(local) => local,
-                None => state.insert(Box::new(Local::new())),
+                None => state.insert(Local::new()),
             };
             Some(f(local))
         })
