@@ -34,6 +34,10 @@ struct Local {
 struct Slot {
     /// True while a `&mut Local` made by [`with`] is live.
     busy: Cell<bool>,
+    /// Inline, not boxed: addressed straight from the thread pointer, the
+    /// batch position's store knows its address early. Boxed (two
+    /// instructions fewer an id) `id()` was 0.1-0.3 ns slower in the peer
+    /// bench, and 2x slower in a scratch loop.
     state: UnsafeCell<Option<Local>>,
 }
 
