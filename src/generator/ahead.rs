@@ -83,6 +83,8 @@ impl LookAhead {
     /// first, then).
     #[inline]
     pub(crate) fn encoded_is_empty(&self) -> bool {
+        // `>=`, not `==`: past this test the compiler knows the position
+        // is in bounds, and the copy that follows needs no second test.
         self.encoded_pos >= BATCH
     }
 
