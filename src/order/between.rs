@@ -9,7 +9,7 @@ use std::fmt;
 
 use super::key::{
     INLINE, OrderKey, OrderKeyError, SMALLEST, cmp_bytes, digit, integer_len, integer_part,
-    validate,
+    middle_digit, validate,
 };
 use super::out::KeyOut;
 use super::word;
@@ -207,8 +207,7 @@ fn midpoint(mut a: &[u8], mut b: Option<&[u8]>, out: &mut impl KeyOut) {
         let da = a.first().map_or(0, |&d| digit(d));
         let db = b.map_or(62, |bb| digit(bb[0]));
         if db - da > 1 {
-            // npm's Math.round(0.5 * (da + db)): halves round up.
-            out.push(ALPHABET[(da + db).div_ceil(2)]);
+            out.push(middle_digit(da, db));
             return;
         }
         match b {

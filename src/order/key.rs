@@ -14,6 +14,7 @@ use std::str::FromStr;
 
 use super::out::{KeyOut, Short};
 
+use crate::engine::ALPHABET;
 use crate::engine::scalar::DIGIT;
 
 /// The smallest integer part, `A` and 26 zeros: nothing sorts before it
@@ -42,6 +43,14 @@ pub(crate) fn integer_part(key: &[u8]) -> &[u8] {
 #[inline]
 pub(crate) fn digit(b: u8) -> usize {
     usize::from(DIGIT[usize::from(b & 0x7F)])
+}
+
+/// The digit halfway between digit values `lo` and `hi` (`hi` up to 62,
+/// the end of the alphabet), as npm's `Math.round(0.5 * (lo + hi))`
+/// makes it: halves round up.
+#[inline]
+pub(crate) fn middle_digit(lo: usize, hi: usize) -> u8 {
+    ALPHABET[(lo + hi).div_ceil(2)]
 }
 
 /// Byte order of two keys (ASCII order, as `<` on `&[u8]`), without a

@@ -10,7 +10,7 @@
 //! included). Where it answers, it answers exactly as `between::between`
 //! does; the property test below holds it to that.
 
-use super::key::{digit, integer_len};
+use super::key::{digit, integer_len, middle_digit};
 use crate::engine::ALPHABET;
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -220,12 +220,12 @@ fn above(a_pad: u64, from: usize) -> Answer {
         not_z.leading_zeros() as usize / 8
     };
     if j < 8 {
-        let mid = ALPHABET[(digit(byte(a_pad, j)) + 62).div_ceil(2)];
+        let mid = middle_digit(digit(byte(a_pad, j)), 62);
         return put(a_pad & first(j), mid, j);
     }
     // All `z` to the eighth byte: the new digit is the ninth, the middle
     // of the gap above the implied `'0'` there.
-    let mid = ALPHABET[62_usize.div_ceil(2)];
+    let mid = middle_digit(0, 62);
     ((u128::from(a_pad) << 64) | (u128::from(mid) << 56), 9)
 }
 
@@ -261,7 +261,7 @@ pub(crate) fn between(a: Option<&[u8]>, b: Option<&[u8]>) -> Option<Answer> {
                 let n = (a_pad ^ b.w).leading_zeros() as usize / 8;
                 let (da, db) = (digit(byte(a_pad, n)), digit(byte(b.w, n)));
                 if db > da + 1 {
-                    let mid = ALPHABET[(da + db).div_ceil(2)];
+                    let mid = middle_digit(da, db);
                     return Some(put(a_pad & first(n), mid, n));
                 }
                 if b.len > n + 1 {
