@@ -52,8 +52,7 @@ impl LookAhead {
             return;
         }
         if POOL - self.pool_pos < out.len() {
-            rng.fill_words(resolve(on), &mut self.pool[..]);
-            self.pool_pos = 0;
+            self.refill(rng, on);
         }
         out.copy_from_slice(&self.pool[self.pool_pos..self.pool_pos + out.len()]);
         self.pool_pos += out.len();
@@ -69,14 +68,22 @@ impl LookAhead {
         on: Option<Isa>,
     ) -> [u32; G] {
         if POOL - self.pool_pos < G {
-            rng.fill_words(resolve(on), &mut self.pool[..]);
-            self.pool_pos = 0;
+            self.refill(rng, on);
         }
         let w = self.pool[self.pool_pos..self.pool_pos + G]
             .try_into()
             .expect("G words");
         self.pool_pos += G;
         w
+    }
+
+    /// Draws a new pool: once per `POOL` words, so out of line, which keeps
+    /// the RNG's code out of the callers' hot paths.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self, rng: &mut Rng, on: Option<Isa>) {
+        rng.fill_words(resolve(on), &mut self.pool[..]);
+        self.pool_pos = 0;
     }
 
     /// Whether the encoded-ahead batch is used up ([`LookAhead::encode_ahead`]

@@ -2,6 +2,7 @@
 //!
 //! Both engines are seeded once from the OS (`getrandom`), never per id.
 
+mod aes_ctr;
 mod fast;
 pub(crate) mod fork;
 mod secure;
@@ -90,7 +91,7 @@ impl Rng {
     #[inline]
     pub(crate) fn fill_words(&mut self, isa: Isa, out: &mut [u32]) {
         match self {
-            Rng::Secure(r) => r.fill_words(out),
+            Rng::Secure(r) => r.fill_words(isa, out),
             Rng::Fast(r) => r.fill_words(isa, out),
         }
     }
