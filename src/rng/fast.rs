@@ -6,6 +6,7 @@
 //! plain variant steps one lane at a time instead. Every variant yields the
 //! same words (tested); the engine's path choice (`KUUID_ISA`) picks one.
 
+use super::spare::Spare;
 use crate::engine::Isa;
 
 const LANES: usize = 8;
@@ -16,9 +17,7 @@ const STEP_WORDS: usize = 2 * LANES;
 #[derive(Clone)]
 pub(crate) struct FastRng {
     s: [[u64; LANES]; 4],
-    /// Words of the last step not yet handed out, at `spare[pos..]`.
-    spare: [u32; STEP_WORDS],
-    pos: usize,
+    spare: Spare<STEP_WORDS>,
 }
 
 impl FastRng {
@@ -34,8 +33,7 @@ impl FastRng {
             if (0..LANES).all(|l| (0..4).any(|k| s[k][l] != 0)) {
                 return Ok(FastRng {
                     s,
-                    spare: [0; STEP_WORDS],
-                    pos: STEP_WORDS,
+                    spare: Spare::empty(),
                 });
             }
         }
@@ -45,45 +43,29 @@ impl FastRng {
         for (l, s0) in self.s[0].iter_mut().enumerate() {
             *s0 ^= token.rotate_left(8 * l as u32) | 1;
         }
-        self.pos = STEP_WORDS;
+        self.spare.clear();
     }
 
     #[inline]
-    pub(crate) fn fill_words(&mut self, isa: Isa, mut out: &mut [u32]) {
-        // Hand out leftovers first, so no word is wasted or repeated.
-        let take = out.len().min(STEP_WORDS - self.pos);
-        out[..take].copy_from_slice(&self.spare[self.pos..self.pos + take]);
-        self.pos += take;
-        out = &mut out[take..];
-        if out.is_empty() {
-            return;
-        }
-        let whole = out.len() / STEP_WORDS * STEP_WORDS;
-        let (bulk, tail) = out.split_at_mut(whole);
-        self.steps(isa, bulk);
-        if !tail.is_empty() {
-            let mut spare = [0u32; STEP_WORDS];
-            self.steps(isa, &mut spare);
-            tail.copy_from_slice(&spare[..tail.len()]);
-            self.spare = spare;
-            self.pos = tail.len();
-        }
+    pub(crate) fn fill_words(&mut self, isa: Isa, out: &mut [u32]) {
+        let s = &mut self.s;
+        self.spare.fill(out, |steps| Self::steps(s, isa, steps));
     }
 
     /// Fills `out` (a multiple of 16 words) with the variant for `isa`.
-    fn steps(&mut self, isa: Isa, out: &mut [u32]) {
+    fn steps(s: &mut [[u64; LANES]; 4], isa: Isa, out: &mut [u32]) {
         match isa {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => {
                 // SAFETY: callers pass only paths this CPU supports; Avx512 implies AVX-512F.
-                unsafe { steps_avx512(&mut self.s, out) }
+                unsafe { steps_avx512(s, out) }
             }
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => {
                 // SAFETY: callers pass only paths this CPU supports.
-                unsafe { steps_avx2(&mut self.s, out) }
+                unsafe { steps_avx2(s, out) }
             }
-            _ => steps_scalar(&mut self.s, out),
+            _ => steps_scalar(s, out),
         }
     }
 }

@@ -6,6 +6,7 @@ mod aes_ctr;
 mod fast;
 pub(crate) mod fork;
 mod secure;
+mod spare;
 
 use std::fmt;
 

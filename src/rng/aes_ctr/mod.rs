@@ -16,6 +16,7 @@ mod aarch64;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
+use super::spare::Spare;
 use crate::engine::Isa;
 use schedule::RoundKeys;
 
@@ -42,12 +43,15 @@ pub(crate) fn is_supported() -> bool {
 /// (counter, nonce) pair never repeats under one key (a fork's child changes
 /// the nonce), so blocks never repeat.
 pub(crate) struct AesCtr {
+    blocks: Blocks,
+    spare: Spare<BLOCK_WORDS>,
+}
+
+/// The block stream: key, nonce, next counter, and the CPU's AES units.
+struct Blocks {
     keys: RoundKeys,
     nonce: u64,
     counter: u64,
-    /// Words of the last block not yet handed out, at `spare[pos..]`.
-    spare: [u32; BLOCK_WORDS],
-    pos: usize,
     /// Which wide AES instructions the CPU has (fixed at construction).
     #[cfg(target_arch = "x86_64")]
     vaes256: bool,
@@ -63,37 +67,47 @@ impl AesCtr {
             return None;
         }
         let word = |i: usize| u64::from_le_bytes(seed[i..i + 8].try_into().expect("8 bytes"));
-        Some(AesCtr {
+        let blocks = Blocks {
             keys: schedule::expand(seed[..16].try_into().expect("16 bytes")),
             nonce: word(16),
             counter: word(24),
-            spare: [0; BLOCK_WORDS],
-            pos: BLOCK_WORDS,
             #[cfg(target_arch = "x86_64")]
             vaes256: std::is_x86_feature_detected!("vaes") && std::is_x86_feature_detected!("avx2"),
             #[cfg(target_arch = "x86_64")]
             vaes512: std::is_x86_feature_detected!("vaes")
                 && std::is_x86_feature_detected!("avx512f"),
+        };
+        Some(AesCtr {
+            blocks,
+            spare: Spare::empty(),
         })
     }
 
     /// Moves to the stream of nonce `nonce ^ token` (a fork's child, when
     /// the OS cannot reseed it), dropping the parent's spare words.
     pub(crate) fn perturb(&mut self, token: u64) {
-        self.nonce ^= token;
-        self.pos = BLOCK_WORDS;
+        self.blocks.nonce ^= token;
+        self.spare.clear();
     }
 
+    /// Fills `out` with the stream's next words, spare words first.
+    pub(crate) fn fill_words(&mut self, isa: Isa, out: &mut [u32]) {
+        let blocks = &mut self.blocks;
+        self.spare.fill(out, |words| blocks.encrypt(isa, words));
+    }
+}
+
+impl Blocks {
     /// Encrypts the next `out.len() / 4` counter blocks into `out` (a
     /// multiple of 4 words), on the widest AES instructions that `isa`'s
     /// registers allow.
-    fn blocks(&mut self, isa: Isa, out: &mut [u32]) {
+    fn encrypt(&mut self, isa: Isa, out: &mut [u32]) {
         let blocks: &mut [[u8; 16]] = bytemuck::cast_slice_mut(out);
         let (keys, counter, nonce) = (&self.keys, self.counter, self.nonce);
         #[cfg(target_arch = "x86_64")]
         match isa {
             // SAFETY: `vaes512` says the CPU has AVX-512F and VAES, and
-            // `new` checked AES-NI and SSE2; set once, never changed.
+            // `AesCtr::new` checked AES-NI and SSE2; set once, never changed.
             Isa::Avx512 if self.vaes512 => unsafe {
                 x86_64::ctr_vaes512(keys, counter, nonce, blocks)
             },
@@ -101,35 +115,18 @@ impl AesCtr {
             Isa::Avx2 | Isa::Avx512 if self.vaes256 => unsafe {
                 x86_64::ctr_vaes256(keys, counter, nonce, blocks)
             },
-            // SAFETY: `new` returns an `AesCtr` only where AES-NI and SSE2 are.
+            // SAFETY: `AesCtr::new` makes a stream only where AES-NI and
+            // SSE2 are.
             _ => unsafe { x86_64::ctr_aesni(keys, counter, nonce, blocks) },
         }
         #[cfg(target_arch = "aarch64")]
         {
             let _ = isa;
-            // SAFETY: `new` returns an `AesCtr` only where the AES
+            // SAFETY: `AesCtr::new` makes a stream only where the AES
             // instructions are.
             unsafe { aarch64::ctr(keys, counter, nonce, blocks) }
         }
         self.counter = counter.wrapping_add(blocks.len() as u64);
-    }
-
-    /// Fills `out` with the stream's next words, spare words first.
-    pub(crate) fn fill_words(&mut self, isa: Isa, mut out: &mut [u32]) {
-        let take = out.len().min(BLOCK_WORDS - self.pos);
-        out[..take].copy_from_slice(&self.spare[self.pos..self.pos + take]);
-        self.pos += take;
-        out = &mut out[take..];
-        let whole = out.len() / BLOCK_WORDS * BLOCK_WORDS;
-        let (bulk, tail) = out.split_at_mut(whole);
-        self.blocks(isa, bulk);
-        if !tail.is_empty() {
-            let mut spare = [0u32; BLOCK_WORDS];
-            self.blocks(isa, &mut spare);
-            tail.copy_from_slice(&spare[..tail.len()]);
-            self.spare = spare;
-            self.pos = tail.len();
-        }
     }
 }
 
@@ -176,7 +173,7 @@ mod tests {
         let seed: [u8; 32] = std::array::from_fn(|i| i as u8 * 7 + 1);
         for isa in paths() {
             let mut rng = AesCtr::new(&seed).unwrap();
-            let (counter, nonce) = (rng.counter, rng.nonce);
+            let (counter, nonce) = (rng.blocks.counter, rng.blocks.nonce);
             let mut got = Vec::new();
             for n in [1usize, 3, 4, 5, 17, 2, 64, 128, 124, 1024, 4 * 37 + 3] {
                 let mut buf = vec![0u32; n];
@@ -200,12 +197,17 @@ mod tests {
         for isa in paths() {
             for back in 0..40u64 {
                 let mut rng = AesCtr::new(&seed).unwrap();
-                rng.counter = 0u64.wrapping_sub(back);
+                rng.blocks.counter = 0u64.wrapping_sub(back);
                 let mut got = vec![0u32; 4 * 80];
                 rng.fill_words(isa, &mut got);
                 assert_eq!(
                     got,
-                    reference(&seed, rng.counter.wrapping_sub(80), rng.nonce, 80),
+                    reference(
+                        &seed,
+                        rng.blocks.counter.wrapping_sub(80),
+                        rng.blocks.nonce,
+                        80
+                    ),
                     "{isa} {back}"
                 );
             }
@@ -230,14 +232,14 @@ mod tests {
             }
             for isa in paths() {
                 let mut rng = AesCtr::new(&seed).unwrap();
-                rng.counter = counter;
+                rng.blocks.counter = counter;
                 let mut got = Vec::new();
                 for &n in &sizes {
                     let mut buf = vec![0u32; n];
                     rng.fill_words(isa, &mut buf);
                     got.extend(buf);
                 }
-                let want = reference(&seed, counter, rng.nonce, got.len().div_ceil(4));
+                let want = reference(&seed, counter, rng.blocks.nonce, got.len().div_ceil(4));
                 proptest::prop_assert_eq!(&got[..], &want[..got.len()], "{}", isa);
             }
         }
