@@ -1,59 +1,49 @@
 //! One database connection per process, shared by the threads that lease.
 
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
+use super::owner::Owner;
 use super::wait::Backoff;
 
 /// A connection opened on first use and again in a forked child (a
 /// connection must not cross a fork: both processes would talk on one
-/// socket or file lock). Leases are rare (one per block), so one mutex is
+/// socket or file lock). Leases are rare (one per block), so one lock is
 /// enough; threads that wait for it sleep ([`Backoff`]).
 #[derive(Debug)]
 pub(super) struct PerProcess<C> {
+    /// Taken first by every caller: see [`Owner`].
+    owner: Owner,
+    /// The connection and the process that opened it. Only the owner locks
+    /// it, so it is locked by another only in a forked child whose
+    /// parent's thread held it at the fork.
     conn: Mutex<Option<(u32, C)>>,
-    /// The process id of the thread holding `conn`, or 0: a forked child
-    /// can tell a lock its parent's thread held when it forked (and will
-    /// never release here) from one a thread of its own holds.
-    holder: AtomicU32,
 }
 
-/// Clears [`PerProcess::holder`] when the call ends, also by a panic.
-struct Holding<'a>(&'a AtomicU32);
+/// Releases the [`Owner`] word when the call ends, also by a panic.
+struct Owning<'a>(&'a Owner);
 
-impl Drop for Holding<'_> {
+impl Drop for Owning<'_> {
     fn drop(&mut self) {
-        self.0.store(0, Ordering::Release);
+        self.0.release();
     }
 }
-
-/// The lock, or `None` when a thread of the parent process held it at the
-/// fork (it will never let go in this child).
-type Locked<'a, C> = Option<MutexGuard<'a, Option<(u32, C)>>>;
 
 impl<C> PerProcess<C> {
     pub(super) fn new() -> Self {
         PerProcess {
+            owner: Owner::new(),
             conn: Mutex::new(None),
-            holder: AtomicU32::new(0),
         }
     }
 
-    fn lock(&self, pid: u32) -> Locked<'_, C> {
-        let mut backoff = Backoff::default();
-        loop {
-            match self.conn.try_lock() {
-                Ok(guard) => return Some(guard),
-                // A panic while leasing left the connection as it was.
-                Err(TryLockError::Poisoned(p)) => return Some(p.into_inner()),
-                Err(TryLockError::WouldBlock) => {
-                    let holder = self.holder.load(Ordering::Acquire);
-                    if holder != 0 && holder != pid {
-                        return None;
-                    }
-                    backoff.wait();
-                }
-            }
+    /// The connection's lock, for the owner; `None` when a thread of the
+    /// parent process held it at the fork (it will never let go here).
+    fn lock(&self) -> Option<MutexGuard<'_, Option<(u32, C)>>> {
+        match self.conn.try_lock() {
+            Ok(guard) => Some(guard),
+            // A panic while leasing left the connection as it was.
+            Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
         }
     }
 
@@ -79,11 +69,13 @@ impl<C> PerProcess<C> {
         broken: impl Fn(&mut C) -> bool,
     ) -> Result<R, E> {
         let pid = std::process::id();
-        let Some(mut guard) = self.lock(pid) else {
+        let mut backoff = Backoff::default();
+        self.owner.acquire(pid, || backoff.wait());
+        // Declared before the guard, so released after it.
+        let _owning = Owning(&self.owner);
+        let Some(mut guard) = self.lock() else {
             return f(&mut connect()?);
         };
-        self.holder.store(pid, Ordering::Release);
-        let _holding = Holding(&self.holder);
         let first = f(Self::ours(&mut guard, pid, &connect)?);
         let conn = &mut guard.as_mut().expect("connected above").1;
         if first.is_ok() || !broken(conn) {

@@ -49,6 +49,8 @@ mod error;
 mod fork_gate;
 mod layout;
 mod memory;
+#[cfg(any(loom, feature = "rusqlite", feature = "postgres"))]
+mod owner;
 #[cfg(feature = "postgres")]
 mod postgres;
 pub mod render;
@@ -67,6 +69,9 @@ pub use error::{BoxError, Error, SchemaError};
 pub use fork_gate::ForkGate;
 pub use layout::{Layout, LayoutMismatch, Row};
 pub use memory::{CopiedCounters, MemoryCounters};
+#[cfg(loom)]
+#[doc(hidden)]
+pub use owner::Owner;
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_STATEMENT_TIMEOUT, PostgresCounters};
 pub use source::BlockSource;
