@@ -1,8 +1,9 @@
-//! `Sequence` under faults, on a real SQLite file and the PostgreSQL at
-//! `KUUID_PG_URL`: 2 processes x 2 threads mint and print while a driver
+//! `Sequence` under faults, on a real SQLite file and a PostgreSQL of the
+//! test's own (started where the server is installed; else the one at
+//! `KUUID_PG_URL`): 2 processes x 2 threads mint and print while a driver
 //! SIGKILLs one (and starts another in its place), terminates their
-//! PostgreSQL backends, restarts the server (when `KUUID_PG_RESTART` gives
-//! the command, as `.ci/run` does), and locks the table. Afterwards no
+//! PostgreSQL backends, restarts the server (its own, or with the command
+//! in `KUUID_PG_RESTART`), and locks the table. Afterwards no
 //! printed value repeats, every process that was not killed exited 0, and
 //! each one printed values after the faults (it continued; its errors are
 //! one line each on stderr).
@@ -237,8 +238,16 @@ fn sqlite_under_kill_and_lock() {
 
 #[test]
 fn postgres_under_kill_terminate_restart_and_lock() {
-    let Some(url) = crate::server::address("KUUID_PG_URL") else {
-        return;
+    // A server of its own where one can be started: restarting the shared
+    // one would drop the other tests' connections.
+    let (url, restart_cmd) = match crate::server::private_postgres() {
+        Ok((url, restart)) => (url, Some(restart)),
+        Err(_) => {
+            let Some(url) = crate::server::address("KUUID_PG_URL") else {
+                return;
+            };
+            (url, std::env::var("KUUID_PG_RESTART").ok())
+        }
     };
     let admin = || postgres::Client::connect(&url, postgres::NoTls).unwrap();
     let terminate = || {
@@ -259,9 +268,6 @@ fn postgres_under_kill_terminate_restart_and_lock() {
         std::thread::sleep(Duration::from_millis(1500));
         tx.rollback().unwrap();
     };
-    let restart_cmd = std::env::var("KUUID_PG_RESTART")
-        .ok()
-        .or_else(crate::server::postgres_restart);
     let restart = || {
         let cmd = restart_cmd.as_deref().expect("checked below");
         let s = crate::child::run(Command::new("sh").args(["-c", cmd]))
@@ -274,7 +280,7 @@ fn postgres_under_kill_terminate_restart_and_lock() {
         faults.push(&restart);
     } else {
         crate::server::skip(
-            "the server restart (KUUID_PG_RESTART is not set and the server is not the tests' own)",
+            "the server restart (no PostgreSQL installed to start one for it, and KUUID_PG_RESTART is not set)",
         );
     }
     with_faults(&url, "postgres", &faults);

@@ -76,7 +76,6 @@ fn started(
 static OUTCOMES: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
 
 fn record(var: &str, found: &Result<(String, String), String>) {
-    let mut all = OUTCOMES.lock().unwrap_or_else(|e| e.into_inner());
     let name = match var {
         "KUUID_PG_URL" => "PostgreSQL",
         "KUUID_COUCH_URL" => "CouchDB",
@@ -84,6 +83,11 @@ fn record(var: &str, found: &Result<(String, String), String>) {
         "KUUID_PG_TLS" | "KUUID_PG_TLS_ROOT" | "KUUID_PG_TLS_OTHER_ROOT" => "PostgreSQL over TLS",
         v => v,
     };
+    record_as(name, found);
+}
+
+fn record_as<T>(name: &str, found: &Result<(T, String), String>) {
+    let mut all = OUTCOMES.lock().unwrap_or_else(|e| e.into_inner());
     // One entry per server or tool, from the first variable asked for it.
     if all.iter().any(|(n, _)| n == name) {
         return;
@@ -100,15 +104,6 @@ fn record(var: &str, found: &Result<(String, String), String>) {
             Err(why) => format!("{name} skipped ({why})"),
         },
     ));
-}
-
-/// The shell command that restarts the PostgreSQL these tests started.
-static PG_RESTART: OnceLock<String> = OnceLock::new();
-
-/// How to restart the PostgreSQL this binary started (`None` if it uses
-/// another or none), for the fault tests.
-pub fn postgres_restart() -> Option<String> {
-    PG_RESTART.get().cloned()
 }
 
 extern "C" fn say_outcomes() {
@@ -168,12 +163,36 @@ fn postgres_bin() -> Option<PathBuf> {
     std::env::split_paths(&path).find(|d| d.join("pg_ctl").exists() && d.join("initdb").exists())
 }
 
-/// A throwaway cluster on a Unix socket in a temp dir (no TCP port), as
-/// `.ci/run` starts one. PostgreSQL refuses to run as root: as root, the
-/// cluster runs as `nobody`.
+/// The binary's shared server (for `KUUID_PG_URL`).
 fn start_postgres() -> Result<String, String> {
+    start_postgres_cluster("pg").map(|(url, _restart)| url)
+}
+
+/// A server of the test's own, with the shell command that restarts it,
+/// for a test that restarts or kills the server: the shared one's other
+/// users would see their connections drop (a filter such as `sequence`
+/// runs the fault test beside the store tests). Started once per binary
+/// where the server is installed; `Err` says why not.
+pub fn private_postgres() -> Result<(String, String), String> {
+    static PRIVATE: OnceLock<Result<(String, String), String>> = OnceLock::new();
+    let found = PRIVATE.get_or_init(|| start_postgres_cluster("pg-private"));
+    record_as(
+        "PostgreSQL of the fault tests",
+        &found
+            .as_ref()
+            .map(|_| ((), "started by the tests".to_owned()))
+            .map_err(Clone::clone),
+    );
+    found.clone()
+}
+
+/// A throwaway cluster named `name` on a Unix socket in a temp dir (no TCP
+/// port), as `.ci/run` starts one, and the command that restarts it.
+/// PostgreSQL refuses to run as root: as root, the cluster runs as
+/// `nobody`.
+fn start_postgres_cluster(name: &str) -> Result<(String, String), String> {
     let bin = postgres_bin().ok_or("KUUID_PG_URL is not set and no PostgreSQL server is installed (Debian: apt install postgresql)")?;
-    let dir = server_dir("pg")?;
+    let dir = server_dir(name)?;
     let root = is_root();
     let run = |program: &str, args: &[&str]| -> Result<(), String> {
         let mut c = if root {
@@ -225,17 +244,18 @@ fn start_postgres() -> Result<String, String> {
         quote(&dir)
     );
     on_exit(&stop)?;
-    let _ = PG_RESTART.set(format!(
+    let restart = format!(
         "{}{} -D {} -l {} -w -t 60 -m fast restart",
         if root { "runuser -u nobody -- " } else { "" },
         quote(&bin.join("pg_ctl")),
         quote(&data),
         quote(&dir.join("log"))
-    ));
-    Ok(format!(
+    );
+    let url = format!(
         "host={} port=5432 user=kuuid dbname=postgres",
         dir.display()
-    ))
+    );
+    Ok((url, restart))
 }
 
 fn is_root() -> bool {
