@@ -404,6 +404,26 @@ pub fn __disable_fork_guard_for_tests() -> bool {
     sys::disable_fork_guard()
 }
 
+/// Fuzz-only: the secure engine's AES-128-CTR stream for `seed` (key,
+/// nonce, first counter as the engine reads them) with the first counter
+/// replaced by `counter`, drawn on `isa`'s path in requests of `sizes`
+/// words, concatenated. `None` where the CPU lacks AES instructions or the
+/// path. For `fuzz/fuzz_targets/aes_ctr.rs`; not part of the API.
+#[doc(hidden)]
+pub fn __aes_ctr_stream(
+    isa: engine::Isa,
+    seed: &[u8; 32],
+    counter: u64,
+    sizes: &[usize],
+) -> Option<Vec<u32>> {
+    if !isa.is_supported() {
+        return None;
+    }
+    let mut seed = *seed;
+    seed[24..].copy_from_slice(&counter.to_le_bytes());
+    rng::aes_ctr_stream(isa, &seed, sizes)
+}
+
 /// Test-only (feature `__test-clock`, not part of the API): the crate's
 /// own tests step the wall clock every id source reads, as an NTP step or a
 /// restored snapshot would. Never enable the feature outside them.

@@ -15,6 +15,19 @@ use crate::engine::Isa;
 pub(crate) use fast::FastRng;
 pub(crate) use secure::SecureRng;
 
+/// The AES-CTR stream for `seed` drawn in requests of `sizes` words (for
+/// `crate::__aes_ctr_stream`); `None` without AES instructions.
+pub(crate) fn aes_ctr_stream(isa: Isa, seed: &[u8; 32], sizes: &[usize]) -> Option<Vec<u32>> {
+    let mut ctr = aes_ctr::AesCtr::new(seed)?;
+    let mut words = Vec::new();
+    for &n in sizes {
+        let start = words.len();
+        words.resize(start + n, 0);
+        ctr.fill_words(isa, &mut words[start..]);
+    }
+    Some(words)
+}
+
 /// Which random number generator fills the random groups.
 ///
 /// ```
