@@ -204,6 +204,9 @@ impl Generator {
 
     /// Runs this generator on a chosen engine path instead of the process's
     /// (for benchmarks and comparisons); fails if this CPU cannot run it.
+    /// The path picks the encoder, the fast engine's variant and the secure
+    /// engine's AES width (512- or 256-bit VAES where the CPU has it, else
+    /// AES-NI); the ids' distribution is the same on every path.
     ///
     /// ```
     /// use kuuid::engine::Isa;
