@@ -35,10 +35,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use crossbeam_utils::CachePadded;
-use thread_local::ThreadLocal;
-
-use crate::rng::fork::TaggedCell;
+use runs::Run;
 
 mod blocks;
 #[cfg(any(feature = "rusqlite", feature = "postgres"))]
@@ -55,6 +52,7 @@ mod owner;
 mod postgres;
 pub mod render;
 pub mod retry;
+mod runs;
 mod source;
 #[cfg(feature = "rusqlite")]
 mod sqlite;
@@ -77,16 +75,6 @@ pub use postgres::{DEFAULT_STATEMENT_TIMEOUT, PostgresCounters};
 pub use source::BlockSource;
 #[cfg(feature = "rusqlite")]
 pub use sqlite::SqliteCounters;
-
-/// A thread's run of claimed values, `next..end`, under the process token
-/// it was claimed under.
-type Chunk = TaggedCell<Run>;
-
-#[derive(Clone, Copy)]
-struct Run {
-    next: u64,
-    end: u64,
-}
 
 const EMPTY_RUN: Run = Run { next: 0, end: 0 };
 
@@ -157,8 +145,8 @@ pub struct Sequence<S: BlockSource> {
     shared: Arc<Shared<S>>,
     /// Values per claim from the shared block.
     run: u64,
-    /// Padded: neighbouring threads' entries would share a cache line.
-    local: ThreadLocal<CachePadded<Chunk>>,
+    /// Each thread's run of values, kept by the thread (`runs`).
+    runs: runs::Key,
     /// The prefetch thread and the process it runs in.
     prefetcher: Mutex<Option<(u32, std::thread::Thread)>>,
 }
@@ -193,7 +181,7 @@ impl<S: BlockSource> Sequence<S> {
                 closed: AtomicBool::new(false),
             }),
             run,
-            local: ThreadLocal::new(),
+            runs: runs::Key::new(),
             prefetcher: Mutex::new(None),
         })
     }
@@ -227,19 +215,11 @@ impl<S: BlockSource> Sequence<S> {
     #[inline]
     pub fn next(&self) -> Result<u64, Error> {
         let token = crate::rng::fork::token();
-        let slot = self
-            .local
-            .get_or(|| CachePadded::new(TaggedCell::stale(EMPTY_RUN)));
-        if let Some(mut run) = slot.get(token)
-            && run.next < run.end
-        {
-            let v = run.next;
-            run.next += 1;
-            slot.set(run);
+        if let Some(v) = self.runs.take_one(token) {
             return Ok(v);
         }
         let first = self.claim(token)?;
-        slot.renew(
+        self.runs.put(
             token,
             Run {
                 next: first + 1,
@@ -281,10 +261,7 @@ impl<S: BlockSource> Sequence<S> {
     /// ```
     pub fn fill_some(&self, out: &mut [u64]) -> (usize, Result<(), Error>) {
         let token = crate::rng::fork::token();
-        let slot = self
-            .local
-            .get_or(|| CachePadded::new(TaggedCell::stale(EMPTY_RUN)));
-        let mut run = slot.get(token).unwrap_or(EMPTY_RUN);
+        let mut run = self.runs.get(token).unwrap_or(EMPTY_RUN);
         let mut done = 0;
         while done < out.len() {
             if run.next == run.end {
@@ -304,7 +281,7 @@ impl<S: BlockSource> Sequence<S> {
             run.next += n as u64;
             done += n;
             // Saved after each run, so an error keeps what was claimed.
-            slot.renew(token, run);
+            self.runs.put(token, run);
         }
         (done, Ok(()))
     }
