@@ -284,6 +284,49 @@ fn while_another_thread_allocates(copy: impl FnOnce() -> libc::pid_t) -> libc::p
     pid
 }
 
+/// Runs `f` on a new thread and waits for it, made with `pthread_create`,
+/// not `std::thread::spawn`: std takes a process-wide mutex in every thread
+/// it starts (the stack-overflow handler's thread list), and a copy of the
+/// process made while another thread started or exited finds it locked
+/// forever. A stress loop (forks beside threads that start and exit; each
+/// child starts one thread) hung 2-4 children in 5000-8000 with std's
+/// threads, none in 8000 with these; CI saw one such hang. The matrix's
+/// copies start their "other thread" with this.
+pub fn on_new_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    extern "C" fn start<F: FnOnce()>(arg: *mut libc::c_void) -> *mut libc::c_void {
+        // SAFETY: `arg` is the `Box<F>` that `run` leaked for this thread,
+        // taken back once, here.
+        let job = unsafe { Box::from_raw(arg.cast::<F>()) };
+        job();
+        std::ptr::null_mut()
+    }
+    fn run<F: FnOnce() + Send>(job: F) {
+        let job = Box::into_raw(Box::new(job));
+        let mut thread: libc::pthread_t = 0;
+        // SAFETY: `start::<F>` takes back exactly this `Box<F>`; `run`
+        // joins the thread before returning, so what `job` borrows outlives
+        // it.
+        let r =
+            unsafe { libc::pthread_create(&mut thread, std::ptr::null(), start::<F>, job.cast()) };
+        if r != 0 {
+            // SAFETY: the thread was not made, so the box is still ours.
+            drop(unsafe { Box::from_raw(job) });
+            panic!("pthread_create failed: {r}");
+        }
+        // SAFETY: a thread made above and joined once.
+        let r = unsafe { libc::pthread_join(thread, std::ptr::null_mut()) };
+        assert_eq!(r, 0, "pthread_join");
+    }
+    let mut out = None;
+    // A panic is caught on the thread (it must not unwind out of `start`)
+    // and resumed here.
+    run(|| out = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))));
+    match out.expect("the thread ran") {
+        Ok(r) => r,
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
 /// A raw `clone(SIGCHLD)` syscall (no atfork handlers run), `f` in the
 /// child, wait for it to succeed.
 pub fn raw_clone_and_wait(f: impl FnOnce()) {

@@ -313,13 +313,12 @@ impl Minted {
 
     /// `n` single ids on a new thread, joined.
     pub fn on_a_thread(&mut self, src: Source, n: usize) {
-        let other = std::thread::spawn(move || {
+        // Not std's threads: see `on_new_thread` (copies call this too).
+        let other = crate::common::on_new_thread(move || {
             let mut m = Minted::default();
             m.singles(src, n);
             m
-        })
-        .join()
-        .expect("minting thread panicked");
+        });
         self.ids.extend(other.ids);
         self.errors.extend(other.errors);
     }
