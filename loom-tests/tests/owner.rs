@@ -1,8 +1,8 @@
-//! The per-process connection's owner word (`src/sequence/owner.rs`) under
-//! every interleaving loom explores: threads of one process never hold it
-//! together, also when they race to take over a word a fork left naming
-//! the parent, and a forked child takes a word its parent's thread held at
-//! the fork without waiting for that thread.
+//! The owner word (`src/sequence/owner.rs`: the sequence's installers' lock
+//! and the connection's) under every interleaving loom explores: threads of
+//! one process never hold it together, also when they race to take over a
+//! word a fork left naming the parent, and a forked child takes a word its
+//! parent's thread held at the fork without waiting for that thread.
 #![cfg(loom)]
 
 use kuuid::sequence::Owner;
@@ -10,11 +10,11 @@ use loom::sync::Arc;
 use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 
-const PARENT: u32 = 7;
-const CHILD: u32 = 9;
+const PARENT: u64 = 7;
+const CHILD: u64 = 9;
 
 /// Holds the word for `pid` around a critical section that must be alone.
-fn hold(owner: &Owner, inside: &AtomicBool, pid: u32) {
+fn hold(owner: &Owner, inside: &AtomicBool, pid: u64) {
     owner.acquire(pid, thread::yield_now);
     assert!(!inside.swap(true, Ordering::Relaxed), "two holders at once");
     inside.store(false, Ordering::Relaxed);

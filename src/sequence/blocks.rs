@@ -34,6 +34,7 @@ use std::sync::atomic::{AtomicU64, Ordering, fence};
 
 use crossbeam_utils::CachePadded;
 
+use super::owner::Owner;
 use super::wait::Backoff;
 
 /// The longest block: a trillion values.
@@ -90,8 +91,9 @@ pub struct Blocks<const SLOTS: usize = 4> {
     mark: Option<u64>,
     tickets: CachePadded<AtomicU64>,
     slots: [Slot; SLOTS],
-    /// 0, or the process id of the thread installing blocks.
-    lock: AtomicU64,
+    /// The installers' lock: the process id of the thread installing
+    /// blocks, or 0.
+    lock: Owner,
     /// The next block index to install, and the token it was counted
     /// under (both written under the lock).
     installed: AtomicU64,
@@ -110,7 +112,7 @@ impl<const SLOTS: usize> Blocks<SLOTS> {
             mark: (len >= 16).then(|| len - len / 10),
             tickets: CachePadded::new(AtomicU64::new(0)),
             slots: std::array::from_fn(|_| Slot::new()),
-            lock: AtomicU64::new(0),
+            lock: Owner::new(),
             installed: AtomicU64::new(0),
             installed_token: AtomicU64::new(0),
         }
@@ -174,11 +176,9 @@ impl<const SLOTS: usize> Blocks<SLOTS> {
         mut lease: impl FnMut(u64) -> Result<u64, E>,
     ) -> Result<bool, E> {
         // The process id is a system call: asked for only here, once per
-        // block installed.
-        self.lock(pid());
-        // Released however the lease ends, also by a panic: a lock left
-        // held would make every other thread wait forever.
-        let _unlock = Unlock(&self.lock);
+        // block installed. Released however the lease ends.
+        let mut backoff = Backoff::default();
+        let _held = self.lock.hold(pid(), || backoff.wait());
         (|| {
             if let Read::Ready(_) = self.read(i, token) {
                 return Ok(true);
@@ -241,38 +241,5 @@ impl<const SLOTS: usize> Blocks<SLOTS> {
         slot.first.store(first, Ordering::Relaxed);
         slot.token.store(token, Ordering::Relaxed);
         slot.version.store(writing + 1, Ordering::Release);
-    }
-
-    fn lock(&self, pid: u64) {
-        let mut backoff = Backoff::default();
-        loop {
-            match self
-                .lock
-                .compare_exchange(0, pid, Ordering::Acquire, Ordering::Relaxed)
-            {
-                Ok(_) => return,
-                // Held by another process's thread: this is a forked child
-                // and that thread is not here to let go.
-                Err(holder) if holder != pid => {
-                    if self
-                        .lock
-                        .compare_exchange(holder, pid, Ordering::Acquire, Ordering::Relaxed)
-                        .is_ok()
-                    {
-                        return;
-                    }
-                }
-                Err(_) => backoff.wait(),
-            }
-        }
-    }
-}
-
-/// Releases the installers' lock when dropped.
-struct Unlock<'a>(&'a AtomicU64);
-
-impl Drop for Unlock<'_> {
-    fn drop(&mut self) {
-        self.0.store(0, Ordering::Release);
     }
 }

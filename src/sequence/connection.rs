@@ -19,15 +19,6 @@ pub(super) struct PerProcess<C> {
     conn: Mutex<Option<(u32, C)>>,
 }
 
-/// Releases the [`Owner`] word when the call ends, also by a panic.
-struct Owning<'a>(&'a Owner);
-
-impl Drop for Owning<'_> {
-    fn drop(&mut self) {
-        self.0.release();
-    }
-}
-
 impl<C> PerProcess<C> {
     pub(super) fn new() -> Self {
         PerProcess {
@@ -70,9 +61,8 @@ impl<C> PerProcess<C> {
     ) -> Result<R, E> {
         let pid = std::process::id();
         let mut backoff = Backoff::default();
-        self.owner.acquire(pid, || backoff.wait());
-        // Declared before the guard, so released after it.
-        let _owning = Owning(&self.owner);
+        // Declared before the mutex guard, so released after it.
+        let _owner = self.owner.hold(u64::from(pid), || backoff.wait());
         let Some(mut guard) = self.lock() else {
             return f(&mut connect()?);
         };

@@ -46,7 +46,6 @@ mod error;
 mod fork_gate;
 mod layout;
 mod memory;
-#[cfg(any(loom, feature = "rusqlite", feature = "postgres"))]
 mod owner;
 #[cfg(feature = "postgres")]
 mod postgres;

@@ -1,25 +1,26 @@
-//! Which process's thread may use a per-process connection: a lock word
-//! that holds the owner's process id, so that a forked child can tell a
-//! lock its parent's thread held at the fork (that thread does not exist in
-//! the child and will never let go) from one a thread of its own holds.
+//! A lock a forked child can take over: one word that holds the owner's
+//! process id, so that a child can tell a lock its parent's thread held at
+//! the fork (that thread does not exist in the child and will never let
+//! go) from one a thread of its own holds. The sequence's installers' lock
+//! (`blocks.rs`) and the per-process connection's (`connection.rs`) are
+//! this lock.
 //!
 //! The id is written by the same compare-and-swap that takes the lock. With
-//! the lock and the id in two words (a mutex, then a store of the id), a
-//! fork between the two steps, or between clearing the id and unlocking,
-//! left the child a locked mutex with no owner named, and the child waited
-//! forever for it (seen once in CI: a child hung in the PostgreSQL
-//! sequence's fork cell, `tests/unguarded`).
+//! the lock and the id in two words (the connection's used to be a mutex,
+//! then a store of the id), a fork between the two steps, or between
+//! clearing the id and unlocking, left the child a locked mutex with no
+//! owner named, and the child waited forever for it.
 
 #[cfg(loom)]
-use loom::sync::atomic::{AtomicU32, Ordering};
+use loom::sync::atomic::{AtomicU64, Ordering};
 #[cfg(not(loom))]
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The owner's process id, or 0 when free.
 #[derive(Debug, Default)]
 #[doc(hidden)]
 pub struct Owner {
-    word: AtomicU32,
+    word: AtomicU64,
 }
 
 impl Owner {
@@ -27,7 +28,7 @@ impl Owner {
     #[cfg(not(loom))]
     pub const fn new() -> Self {
         Owner {
-            word: AtomicU32::new(0),
+            word: AtomicU64::new(0),
         }
     }
 
@@ -35,7 +36,7 @@ impl Owner {
     #[cfg(loom)]
     pub fn new() -> Self {
         Owner {
-            word: AtomicU32::new(0),
+            word: AtomicU64::new(0),
         }
     }
 
@@ -43,7 +44,7 @@ impl Owner {
     /// thread of this process holds it. A word that names another process
     /// was left by a parent's thread that the fork did not copy: it is
     /// taken over at once.
-    pub fn acquire(&self, pid: u32, mut wait: impl FnMut()) {
+    pub fn acquire(&self, pid: u64, mut wait: impl FnMut()) {
         debug_assert_ne!(pid, 0);
         let mut seen = 0;
         loop {
@@ -65,5 +66,23 @@ impl Owner {
     /// Frees the word (its holder calls this).
     pub fn release(&self) {
         self.word.store(0, Ordering::Release);
+    }
+
+    /// [`acquire`](Self::acquire)s the word and frees it when the guard
+    /// drops, also by a panic (a lock left held would make every other
+    /// thread wait forever).
+    pub fn hold(&self, pid: u64, wait: impl FnMut()) -> Held<'_> {
+        self.acquire(pid, wait);
+        Held(self)
+    }
+}
+
+/// The word held: released when dropped.
+#[doc(hidden)]
+pub struct Held<'a>(&'a Owner);
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.0.release();
     }
 }
