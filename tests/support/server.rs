@@ -83,10 +83,17 @@ fn record(var: &str, found: &Result<(String, String), String>) {
         "KUUID_PG_TLS" | "KUUID_PG_TLS_ROOT" | "KUUID_PG_TLS_OTHER_ROOT" => "PostgreSQL over TLS",
         v => v,
     };
-    record_as(name, found);
+    record_as(
+        name,
+        found
+            .as_ref()
+            .map(|(_, how)| how.as_str())
+            .map_err(String::as_str),
+    );
 }
 
-fn record_as<T>(name: &str, found: &Result<(T, String), String>) {
+/// Records what `name` gave this binary: how it ran, or why it was skipped.
+fn record_as(name: &str, found: Result<&str, &str>) {
     let mut all = OUTCOMES.lock().unwrap_or_else(|e| e.into_inner());
     // One entry per server or tool, from the first variable asked for it.
     if all.iter().any(|(n, _)| n == name) {
@@ -100,7 +107,7 @@ fn record_as<T>(name: &str, found: &Result<(T, String), String>) {
     all.push((
         name.to_owned(),
         match found {
-            Ok((_, how)) => format!("{name} ran ({how})"),
+            Ok(how) => format!("{name} ran ({how})"),
             Err(why) => format!("{name} skipped ({why})"),
         },
     ));
@@ -178,10 +185,10 @@ pub fn private_postgres() -> Result<(String, String), String> {
     let found = PRIVATE.get_or_init(|| start_postgres_cluster("pg-private"));
     record_as(
         "PostgreSQL of the fault tests",
-        &found
+        found
             .as_ref()
-            .map(|_| ((), "started by the tests".to_owned()))
-            .map_err(Clone::clone),
+            .map(|_| "started by the tests")
+            .map_err(String::as_str),
     );
     found.clone()
 }
