@@ -54,6 +54,13 @@ impl MemoryCounters {
 
     /// The next value of the single counter `name`, if it exists.
     ///
+    /// In a copy of the process (a forked child, or after
+    /// [`kuuid::reseed`](crate::reseed)) the counters are not this
+    /// process's, as for a lease, and there is nothing to read: `None`.
+    /// The copy does not take the map's lock, which a thread of the
+    /// original may have held at the fork and which no thread of the copy
+    /// would ever release.
+    ///
     /// ```
     /// use kuuid::sequence::{CounterStore, MemoryCounters, Row};
     /// let m = MemoryCounters::new();
@@ -61,7 +68,15 @@ impl MemoryCounters {
     /// assert_eq!(m.get("n"), Some(15));
     /// ```
     pub fn get(&self, name: &str) -> Option<u64> {
+        if self.is_copy() {
+            return None;
+        }
         self.lock().next.get(&(name.to_owned(), 0)).copied()
+    }
+
+    /// Whether this process is a copy of the one that made the counters.
+    fn is_copy(&self) -> bool {
+        crate::rng::fork::token() != self.token
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -99,7 +114,7 @@ impl CounterStore for MemoryCounters {
         len: u64,
         limit: u64,
     ) -> Result<Option<u64>, BoxError> {
-        if crate::rng::fork::token() != self.token {
+        if self.is_copy() {
             return Err(Box::new(CopiedCounters));
         }
         let mut state = self.lock();

@@ -246,6 +246,55 @@ fn this_test(f: &str) -> String {
     format!("{module}::{f}")
 }
 
+/// Forks `forks` times while another thread runs `hammer` without a
+/// pause; each child runs `child` (true: it did its work) and leaves with
+/// `_exit`. Returns how many children hung (killed after 10 s; the forks
+/// stop at the first) and how many failed.
+fn forks_beside(
+    forks: usize,
+    hammer: impl FnMut() + Send + 'static,
+    child: impl Fn() -> bool,
+) -> (usize, usize) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = Arc::new(AtomicBool::new(false));
+    let hammer = {
+        let (stop, mut hammer) = (stop.clone(), hammer);
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                hammer();
+            }
+        })
+    };
+    let (mut hung, mut failed) = (0, 0);
+    for _ in 0..forks {
+        // SAFETY: the child runs `child`, which the callers keep to what is
+        // safe after a fork, then leaves with _exit, running no destructor
+        // or harness code of the parent.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let ok =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(&child)).unwrap_or(false);
+            // SAFETY: ends the child at once.
+            unsafe { libc::_exit(if ok { 0 } else { 3 }) };
+        }
+        match crate::common::wait_within(pid, std::time::Duration::from_secs(10)) {
+            None => {
+                // One hang fails the test: no need to wait out more.
+                hung += 1;
+                break;
+            }
+            Some(status) if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) => {
+                failed += 1
+            }
+            Some(_) => {}
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    hammer.join().unwrap();
+    (hung, failed)
+}
+
 /// Forks while another thread leases from SQLite without a pause: each
 /// child then uses SQLite itself (its own store, on another file) and must
 /// finish. A fork that copied SQLite's global mutexes locked (the leasing
@@ -254,66 +303,58 @@ fn this_test(f: &str) -> String {
 #[test]
 fn forks_while_another_thread_leases_from_sqlite_never_hang_the_child() {
     use kuuid::sequence::BlockSource;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::{Duration, Instant};
     let _one_at_a_time = crate::common::serial();
     let path = temp_db("hammered");
     let other = temp_db("hammered-child");
     let store: Arc<dyn CounterStore> = Arc::new(SqliteCounters::open(&path).unwrap());
-    let stop = Arc::new(AtomicBool::new(false));
-    let hammer = {
-        let (store, stop) = (store.clone(), stop.clone());
-        std::thread::spawn(move || {
-            let counter = Counter::new(store, "hammer");
-            while !stop.load(Ordering::Relaxed) {
-                counter.lease(1).unwrap();
-            }
-        })
-    };
+    let counter = Counter::new(store, "hammer");
     const FORKS: usize = 60;
-    let (mut hung, mut failed) = (0, 0);
-    for _ in 0..FORKS {
-        // SAFETY: the child uses SQLite through its own store, then leaves
-        // with _exit, running no destructor or harness code of the parent.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            let ok = SqliteCounters::open(&other)
+    let (hung, failed) = forks_beside(
+        FORKS,
+        move || {
+            counter.lease(1).unwrap();
+        },
+        || {
+            SqliteCounters::open(&other)
                 .and_then(|s| Counter::new(s, "child").lease(1))
-                .is_ok();
-            // SAFETY: ends the child at once.
-            unsafe { libc::_exit(if ok { 0 } else { 3 }) };
-        }
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let mut status = 0;
-        loop {
-            // SAFETY: waiting for our own child without blocking.
-            let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-            if r == pid {
-                if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
-                    failed += 1;
-                }
-                break;
-            }
-            if Instant::now() > deadline {
-                // SAFETY: killing and reaping our own child.
-                unsafe {
-                    libc::kill(pid, libc::SIGKILL);
-                    libc::waitpid(pid, &mut status, 0);
-                }
-                hung += 1;
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    }
-    stop.store(true, Ordering::Relaxed);
-    hammer.join().unwrap();
+                .is_ok()
+        },
+    );
     remove(&path);
     remove(&other);
     assert_eq!(
         (hung, failed),
         (0, 0),
         "of {FORKS} children: {hung} hung in SQLite, {failed} failed"
+    );
+}
+
+/// Forks while another thread leases from `MemoryCounters` without a
+/// pause, so the map's lock is often held at the fork: each child reads
+/// and leases the copied counters, and must be refused at once (`get`
+/// `None`, the lease `CopiedCounters`), never wait on the lock.
+#[test]
+fn forks_while_another_thread_leases_from_memory_never_hang_the_child() {
+    use kuuid::sequence::{BlockSource, CopiedCounters, MemoryCounters};
+    let _one_at_a_time = crate::common::serial();
+    let store = Arc::new(MemoryCounters::new());
+    let counter = Counter::new(store.clone(), "hammer");
+    const FORKS: usize = 200;
+    let (hung, failed) = forks_beside(
+        FORKS,
+        move || {
+            counter.lease(1).unwrap();
+        },
+        || {
+            let copied = Counter::new(store.clone(), "hammer").lease(1);
+            let refused = matches!(&copied, Err(e) if std::error::Error::source(e)
+                .is_some_and(|s| s.is::<CopiedCounters>()));
+            store.get("hammer").is_none() && refused
+        },
+    );
+    assert_eq!(
+        (hung, failed),
+        (0, 0),
+        "of {FORKS} children: {hung} hung on the counters' lock, {failed} failed"
     );
 }

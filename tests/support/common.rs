@@ -172,17 +172,16 @@ fn child(f: impl FnOnce()) -> ! {
     unsafe { libc::_exit(if ok { 0 } else { 1 }) }
 }
 
-/// Waits (at most 60 s) for our child `pid` to end and returns its wait
-/// status; a child still running then is killed and the test fails (a
-/// hang is a bug too).
-fn wait_bounded(pid: libc::pid_t) -> libc::c_int {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+/// Waits at most `limit` for our child `pid` to end: its wait status, or
+/// `None` if it was still running, when it is killed and reaped.
+pub fn wait_within(pid: libc::pid_t, limit: std::time::Duration) -> Option<libc::c_int> {
+    let deadline = std::time::Instant::now() + limit;
     let mut status = 0;
     loop {
         // SAFETY: waiting for our own child, without blocking.
         let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
         if r == pid {
-            return status;
+            return Some(status);
         }
         assert_eq!(r, 0, "waitpid");
         if std::time::Instant::now() > deadline {
@@ -191,10 +190,18 @@ fn wait_bounded(pid: libc::pid_t) -> libc::c_int {
                 libc::kill(pid, libc::SIGKILL);
                 libc::waitpid(pid, &mut status, 0);
             }
-            panic!("child {pid} hung for 60 s");
+            return None;
         }
-        std::thread::sleep(std::time::Duration::from_millis(2));
+        std::thread::sleep(std::time::Duration::from_millis(1));
     }
+}
+
+/// Waits (at most 60 s) for our child `pid` to end and returns its wait
+/// status; a child still running then is killed and the test fails (a
+/// hang is a bug too).
+fn wait_bounded(pid: libc::pid_t) -> libc::c_int {
+    wait_within(pid, std::time::Duration::from_secs(60))
+        .unwrap_or_else(|| panic!("child {pid} hung for 60 s"))
 }
 
 /// Waits (bounded, as [`wait_bounded`]) for our child `pid` and asserts
