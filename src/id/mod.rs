@@ -220,9 +220,15 @@ impl<const LEN: usize> Id<LEN> {
 
     /// The id as text.
     ///
+    /// Each call checks the bytes as UTF-8 (the crate has no `unsafe`
+    /// outside SIMD and OS calls): about 60 instructions, a few
+    /// nanoseconds, next to a 6-8 ns [`crate::id`]. Where bytes do, as when
+    /// writing to a socket or a buffer, [`as_bytes`](Self::as_bytes) is free.
+    ///
     /// ```
     /// let id = kuuid::id();
     /// assert_eq!(id.as_str().len(), 32);
+    /// assert_eq!(id.as_str().as_bytes(), id.as_bytes());
     /// ```
     pub fn as_str(&self) -> &str {
         text(&self.0)
