@@ -70,3 +70,33 @@ fn two_callers_and_a_fork() {
         assert_eq!(gate.count(), 0);
     });
 }
+
+/// The fork handlers' registration (`Registered`, not a `Once`, which a
+/// fork could copy half-run): two first callers race; each returns only
+/// after some registration has finished, and there are one or two.
+#[test]
+fn every_caller_returns_after_a_registration() {
+    use kuuid::sequence::Registered;
+    use loom::sync::atomic::AtomicUsize;
+    loom::model(|| {
+        let handlers = Arc::new(Registered::new());
+        let registered = Arc::new(AtomicUsize::new(0));
+        let first_call = |handlers: &Registered, registered: &AtomicUsize| {
+            handlers.ensure(|| {
+                registered.fetch_add(1, Ordering::Relaxed);
+            });
+            assert!(
+                registered.load(Ordering::Relaxed) >= 1,
+                "returned before any registration finished"
+            );
+        };
+        let other = {
+            let (handlers, registered) = (handlers.clone(), registered.clone());
+            thread::spawn(move || first_call(&handlers, &registered))
+        };
+        first_call(&handlers, &registered);
+        other.join().unwrap();
+        let n = registered.load(Ordering::Relaxed);
+        assert!((1..=2).contains(&n), "{n} registrations");
+    });
+}

@@ -11,9 +11,9 @@
 //! The word: the count of calls inside, and [`CLOSED`] while a fork waits.
 
 #[cfg(loom)]
-use loom::sync::atomic::{AtomicU64, Ordering};
+use loom::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 #[cfg(not(loom))]
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Set while a fork waits for the calls inside to leave.
 const CLOSED: u64 = 1 << 63;
@@ -94,12 +94,54 @@ impl ForkGate {
 #[cfg(all(not(loom), feature = "rusqlite"))]
 pub(super) use process::inside;
 
+/// Whether the fork handlers are registered. Set after a registration, so
+/// a caller that sees it set knows they are; a caller that sees it clear
+/// registers them (again). Two threads at their first SQLite call may both
+/// register: the handlers close and open the gate, which is idempotent, so
+/// a second registration costs a second pair of calls per fork, nothing
+/// more. Not a `std::sync::Once`: a fork while another thread was inside
+/// `call_once` would leave the child's `Once` running for ever, and the
+/// child's first SQLite call waiting on it.
+#[derive(Debug, Default)]
+#[doc(hidden)]
+pub struct Registered {
+    done: AtomicBool,
+}
+
+impl Registered {
+    /// Not registered yet.
+    #[cfg(not(loom))]
+    pub const fn new() -> Self {
+        Registered {
+            done: AtomicBool::new(false),
+        }
+    }
+
+    /// Not registered yet.
+    #[cfg(loom)]
+    pub fn new() -> Self {
+        Registered {
+            done: AtomicBool::new(false),
+        }
+    }
+
+    /// Calls `register` unless a registration is known to have finished;
+    /// returns after one has.
+    pub fn ensure(&self, register: impl FnOnce()) {
+        if !self.done.load(Ordering::Acquire) {
+            register();
+            self.done.store(true, Ordering::Release);
+        }
+    }
+}
+
 #[cfg(all(not(loom), feature = "rusqlite"))]
 mod process {
-    use super::ForkGate;
+    use super::{ForkGate, Registered};
     use crate::sequence::wait::Backoff;
 
     static GATE: ForkGate = ForkGate::new();
+    static HANDLERS: Registered = Registered::new();
 
     /// A call through the gate, counted out when dropped (on a panic too).
     pub(crate) struct Inside(());
@@ -113,8 +155,7 @@ mod process {
     /// Enters the process's gate for one SQLite call (the first use
     /// installs the fork handlers).
     pub(crate) fn inside() -> Inside {
-        static HANDLERS: std::sync::Once = std::sync::Once::new();
-        HANDLERS.call_once(install);
+        HANDLERS.ensure(install);
         let mut backoff = Backoff::default();
         GATE.enter(|| backoff.wait());
         Inside(())
@@ -131,10 +172,42 @@ mod process {
         }
         // SAFETY: registers three functions without arguments; they only
         // touch the gate's atomic word and sleep, which is safe in a
-        // prepare handler and after a fork in the child.
+        // prepare handler and after a fork in the child. Registered twice
+        // (two first callers), they close and open the gate twice, which
+        // leaves it as once does.
         unsafe { libc::pthread_atfork(Some(prepare), Some(after), Some(after)) };
     }
 
     #[cfg(not(unix))]
     fn install() {}
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    /// What a second registration of the handlers does at a fork: closing
+    /// twice and opening twice leaves the gate as one of each does.
+    #[test]
+    fn closing_and_opening_twice_is_closing_and_opening_once() {
+        let gate = ForkGate::new();
+        gate.enter(|| unreachable!("the gate is open"));
+        gate.leave();
+        gate.close(|| unreachable!("no call is inside"));
+        gate.close(|| unreachable!("no call is inside"));
+        gate.open();
+        gate.open();
+        gate.enter(|| panic!("the gate stayed closed"));
+        gate.leave();
+        assert_eq!(gate.word.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn registers_until_a_registration_has_finished() {
+        let handlers = Registered::new();
+        let mut calls = 0;
+        handlers.ensure(|| calls += 1);
+        handlers.ensure(|| calls += 1);
+        assert_eq!(calls, 1);
+    }
 }

@@ -63,7 +63,7 @@ pub use counter::{Counter, CounterStore, ShardedCounter};
 pub use error::{BoxError, Error, SchemaError};
 #[cfg(loom)]
 #[doc(hidden)]
-pub use fork_gate::ForkGate;
+pub use fork_gate::{ForkGate, Registered};
 pub use layout::{Layout, LayoutMismatch, Row};
 pub use memory::{CopiedCounters, MemoryCounters};
 #[cfg(loom)]
