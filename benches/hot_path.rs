@@ -18,6 +18,14 @@ fn single(c: &mut Criterion) {
             black_box(&buf);
         })
     });
+    // The same id read as `&str`: the UTF-8 check `as_str` runs each call.
+    g.bench_function("kuuid::id as_str, to stack", |b| {
+        b.iter(|| {
+            let mut buf = [0u8; 32];
+            buf.copy_from_slice(kuuid::id().as_str().as_bytes());
+            black_box(&buf);
+        })
+    });
     let ticker = kuuid::clock::Ticker::start().expect("a thread");
     g.bench_function("kuuid::id + clock::Ticker, to stack", |b| {
         b.iter(|| {
