@@ -57,40 +57,55 @@ impl Drop for Release<'_> {
     }
 }
 
-/// Runs `f` on this thread's state, creating it on first use; `None` if the
-/// state is in use further up this thread's stack (a re-entrant call) or
-/// already destroyed (a call from a thread-local destructor).
-#[inline]
-fn with<R>(f: impl FnOnce(&mut Local) -> R) -> Option<R> {
-    LOCAL
-        .try_with(|slot| {
-            if slot.busy.get() {
-                return None;
+/// Evaluates `$body` with `$l: &mut Local`, this thread's state (created on
+/// first use), to `Some(body)`; to `None` if the state is in use further up
+/// this thread's stack (a re-entrant call) or already destroyed (a call from
+/// a thread-local destructor).
+///
+/// A macro, not a function taking a closure: the id paths are a few dozen
+/// instructions, and LLVM left such closures (and std's `try_with` around
+/// them) out of line in some callers and not in others, each call costing
+/// a stack frame and a return through memory (about 17 instructions and
+/// up to 2 ns an id on Zen 4, `docs/performance.md`). Expanded in place,
+/// the whole path inlines into its caller.
+macro_rules! with {
+    (|$l:pat_param| $body:expr) => {
+        'with: {
+            // Only the slot's address comes out of `try_with`.
+            let Ok(slot) = LOCAL.try_with(|slot| std::ptr::from_ref(slot)) else {
+                break 'with None;
+            };
+            // SAFETY: `try_with` just found this thread's `LOCAL` alive, and
+            // std drops a thread-local only in its own thread's exit
+            // sequence (for the main thread, in `exit`), never while this
+            // expression can still resume: the reference lives no longer
+            // than one inside `try_with`'s closure would. `Slot` is not
+            // `Sync`, so no other thread sees it.
+            let slot = unsafe { &*slot };
+            if slot.busy.replace(true) {
+                break 'with None;
             }
-            slot.busy.set(true);
             let _release = Release(&slot.busy);
             // SAFETY: `busy` was false and is true from here until `_release`
-            // drops after `f` returns or unwinds, so this is the only `&mut`
-            // to the state: any call that reaches `with` meanwhile (user code
-            // run by `Local::new` or `f`: an allocator, a panic hook, a
-            // getrandom backend) reads `busy == true` and returns before
-            // touching `state`. `Slot` is thread-local and not `Sync`, so no
-            // other thread sees it.
+            // drops after `$body` returns or unwinds, so this is the only
+            // `&mut` to the state: any call that reaches `with!` meanwhile
+            // (user code run by `Local::new` or `$body`: an allocator, a
+            // panic hook, a getrandom backend) reads `busy == true` and
+            // stops before touching `state`.
             let state = unsafe { &mut *slot.state.get() };
-            let local = match state {
+            let $l = match state {
                 Some(local) => local,
-                None => state.insert(Local::new()),
+                None => Local::init(state),
             };
-            Some(f(local))
-        })
-        .ok()
-        .flatten()
+            Some($body)
+        }
+    };
 }
 
 /// An id of `LEN` bytes minted now in `layout`.
 #[inline]
 pub(crate) fn mint_now<const LEN: usize>(layout: Layout) -> Id<LEN> {
-    match with(|l| l.mint_now(layout)) {
+    match with!(|l| l.mint_now(layout)) {
         Some(id) => id,
         None => fallback::mint_now(layout),
     }
@@ -99,7 +114,7 @@ pub(crate) fn mint_now<const LEN: usize>(layout: Layout) -> Id<LEN> {
 /// An id of `LEN` bytes under `prefix`.
 #[inline]
 pub(crate) fn mint<const LEN: usize>(prefix: &Prefix) -> Id<LEN> {
-    match with(|l| l.mint(prefix.as_bytes())) {
+    match with!(|l| l.mint(prefix.as_bytes())) {
         Some(id) => id,
         None => fallback::mint(prefix),
     }
@@ -121,7 +136,7 @@ pub(crate) fn random_part(groups: usize) -> RandomPart {
 pub(crate) fn fill(ids: &mut [Kuuid]) {
     // The slice is the caller's: `with` may refuse before touching it, and
     // the fallback then fills all of it.
-    if with(|l| l.gen_.fill(ids)).is_none() {
+    if with!(|l| l.gen_.fill(ids)).is_none() {
         fallback::fill(ids);
     }
 }
@@ -129,7 +144,7 @@ pub(crate) fn fill(ids: &mut [Kuuid]) {
 /// `N` random words from this thread's secure generator.
 #[inline]
 pub(crate) fn words<const N: usize>() -> [u32; N] {
-    match with(|l| {
+    match with!(|l| {
         l.gen_.check_fork();
         l.gen_.draw_array::<N>()
     }) {
@@ -147,7 +162,7 @@ pub(crate) fn random_u64() -> u64 {
 
 /// Fills `out` with random words from this thread's secure generator.
 pub(crate) fn fill_words(out: &mut [u32]) {
-    if with(|l| {
+    if with!(|l| {
         l.gen_.check_fork();
         l.gen_.draw(out);
     })
@@ -161,15 +176,14 @@ pub(crate) fn fill_words(out: &mut [u32]) {
 /// thread's memo.
 #[inline]
 pub(crate) fn now_secs() -> u64 {
-    with(|l| now_units(Precision::Seconds, &mut l.gen_.seen))
-        .unwrap_or_else(|| now_units(Precision::Seconds, &mut Seen::default()))
+    with!(|l| now_units(Precision::Seconds, &mut l.gen_.seen)).unwrap_or_else(fallback::now_secs)
 }
 
 /// The prefix for now in `layout`, through this thread's memo (a fresh memo
 /// per call would publish to the shared clock, a locked read-modify-write,
 /// and re-encode the prefix every time).
 pub(crate) fn prefix_now(layout: Layout) -> Prefix {
-    with(|l| l.prefix_now(layout)).unwrap_or_else(|| fallback::prefix_now(layout))
+    with!(|l| l.prefix_now(layout)).unwrap_or_else(|| fallback::prefix_now(layout))
 }
 
 fn slot(layout: Layout) -> usize {
@@ -178,7 +192,14 @@ fn slot(layout: Layout) -> usize {
 }
 
 impl Local {
+    /// The state's first use on this thread, out of line: it is not on the
+    /// path of any later call.
     #[cold]
+    #[inline(never)]
+    fn init(state: &mut Option<Local>) -> &mut Local {
+        state.insert(Local::new())
+    }
+
     fn new() -> Self {
         Local {
             gen_: Generator::secure(),
@@ -246,6 +267,12 @@ mod fallback {
 
     #[cold]
     #[inline(never)]
+    pub(super) fn now_secs() -> u64 {
+        now_units(Precision::Seconds, &mut Seen::default())
+    }
+
+    #[cold]
+    #[inline(never)]
     pub(super) fn prefix_now(layout: Layout) -> Prefix {
         layout.prefix_of_units(now_units(layout.precision, &mut Seen::default()))
     }
@@ -295,12 +322,15 @@ mod tests {
     /// also after it panics.
     #[test]
     fn nested_calls_are_refused_and_the_flag_is_released() {
-        let inner = with(|_| with(|_| ()));
+        let inner = with!(|_| with!(|_| ()));
         assert_eq!(inner, Some(None));
-        assert_eq!(with(|_| 1), Some(1));
-        let unwound = std::panic::catch_unwind(|| with(|_| panic!("inside")));
+        assert_eq!(with!(|_| 1), Some(1));
+        fn boom(_: &mut Local) -> u8 {
+            panic!("inside")
+        }
+        let unwound = std::panic::catch_unwind(|| with!(|l| boom(l)));
         assert!(unwound.is_err());
-        assert_eq!(with(|_| 2), Some(2));
+        assert_eq!(with!(|_| 2), Some(2));
     }
 
     #[test]
