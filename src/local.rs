@@ -103,7 +103,7 @@ macro_rules! with {
 }
 
 /// An id of `LEN` bytes minted now in `layout`.
-#[inline]
+#[inline(always)]
 pub(crate) fn mint_now<const LEN: usize>(layout: Layout) -> Id<LEN> {
     match with!(|l| l.mint_now(layout)) {
         Some(id) => id,
