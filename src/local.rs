@@ -142,7 +142,7 @@ pub(crate) fn fill(ids: &mut [Kuuid]) {
 }
 
 /// `N` random words from this thread's secure generator.
-#[inline]
+#[inline(always)]
 pub(crate) fn words<const N: usize>() -> [u32; N] {
     match with!(|l| {
         l.gen_.check_fork();
