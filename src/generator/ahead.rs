@@ -42,6 +42,29 @@ impl LookAhead {
         self.encoded_pos = BATCH;
     }
 
+    /// Whether the pool holds no words for small requests.
+    #[inline]
+    pub(crate) fn is_spent(&self) -> bool {
+        self.pool_pos == POOL
+    }
+
+    /// `n` (at most the pool's size) fresh words from `rng`, drawn into the
+    /// spent pool, which stays spent: a batch's scratch space that no later
+    /// draw hands out, where a stack buffer would be zeroed per batch (4 KiB
+    /// for 256 ids).
+    #[inline]
+    pub(crate) fn draw_into_spent(
+        &mut self,
+        rng: &mut Rng,
+        on: Option<Isa>,
+        n: usize,
+    ) -> &mut [u32] {
+        debug_assert!(self.is_spent());
+        let words = &mut self.pool[..n];
+        rng.fill_words(resolve(on), words);
+        words
+    }
+
     /// Random words from `rng`: small requests from the pool, large ones
     /// straight from the RNG. `on` is the generator's chosen path (`None`:
     /// the process's), resolved only when the RNG runs, off the hot path.
@@ -155,5 +178,24 @@ mod tests {
             next.iter().all(|w| !batch.contains(w)),
             "a batch's words drawn again: {next:x?}"
         );
+    }
+
+    /// A bulk batch's words, drawn into the spent pool, are never handed out
+    /// by a later draw, and the pool is not used while it holds words.
+    #[test]
+    fn a_bulk_batch_leaves_the_pool_spent() {
+        let mut rng = Rng::from_os(RngKind::Fast).unwrap();
+        let mut ahead = LookAhead::new();
+        assert!(ahead.is_spent());
+        let batch = ahead
+            .draw_into_spent(&mut rng, Some(Isa::Scalar), BATCH * MAX_GROUPS)
+            .to_vec();
+        assert!(ahead.is_spent());
+        let next = ahead.draw_array::<4>(&mut rng, Some(Isa::Scalar));
+        assert!(
+            next.iter().all(|w| !batch.contains(w)),
+            "a batch's words drawn again: {next:x?}"
+        );
+        assert!(!ahead.is_spent());
     }
 }

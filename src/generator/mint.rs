@@ -263,16 +263,25 @@ impl Generator {
         debug_assert!(count <= BATCH);
         self.check_fork();
         let prefix = self.prefix();
-        // Single ids need 4 words: skip zeroing a whole batch's buffer for them.
+        let n = count * groups;
+        // The spent pool is the batch's scratch; while it holds words for
+        // small requests, a stack buffer (single ids need 4 words: skip
+        // zeroing a whole batch's buffer for them).
         let (mut small, mut big);
-        let words: &mut [u32] = if count * groups <= 16 {
-            small = [0u32; 16];
-            &mut small[..count * groups]
+        let words: &mut [u32] = if self.ahead.is_spent() {
+            self.ahead
+                .draw_into_spent(self.rng.value_mut(), self.isa, n)
         } else {
-            big = [0u32; BATCH * MAX_GROUPS];
-            &mut big[..count * groups]
+            let words: &mut [u32] = if n <= 16 {
+                small = [0u32; 16];
+                &mut small[..n]
+            } else {
+                big = [0u32; BATCH * MAX_GROUPS];
+                &mut big[..n]
+            };
+            self.ahead.draw(self.rng.value_mut(), self.isa, words);
+            words
         };
-        self.draw(words);
         if self.monotonic.is_none() {
             engine::encode_ids(
                 self.isa,
