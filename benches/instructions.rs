@@ -109,9 +109,27 @@ fn v7_generator_1000() -> u8 {
     acc
 }
 
+// 1000 ids from a caller's own `Generator` (the encoded-ahead batch, as
+// `id()`), and from a monotonic one (a step and the scalar encoder an id).
+#[library_benchmark]
+#[bench::plain(false)]
+#[bench::monotonic(true)]
+fn generator_1000(monotonic: bool) -> u8 {
+    let mut g = Generator::new(RngKind::Secure).unwrap();
+    if monotonic {
+        g = g.monotonic();
+    }
+    let _warm = g.generate();
+    let mut acc = 0u8;
+    for _ in 0..1000 {
+        acc ^= black_box(g.generate()).as_bytes()[31];
+    }
+    acc
+}
+
 library_benchmark_group!(
     name = engine;
-    benchmarks = encode_4096, decode_4096, fill_4096, id_1000, object_id_1000, v7_1000, v7_generator_1000
+    benchmarks = encode_4096, decode_4096, fill_4096, id_1000, object_id_1000, v7_1000, v7_generator_1000, generator_1000
 );
 
 main!(library_benchmark_groups = engine);

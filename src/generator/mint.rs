@@ -46,6 +46,7 @@ impl Generator {
     /// let mut g = kuuid::Generator::secure();
     /// assert!(g.generate() != g.generate());
     /// ```
+    #[inline]
     pub fn generate(&mut self) -> Kuuid {
         self.generate_id()
     }
@@ -92,7 +93,10 @@ impl Generator {
     /// ```
     #[inline]
     pub fn generate_id<const LEN: usize>(&mut self) -> Id<LEN> {
-        self.mint_one().unwrap_or_else(|e| exhausted(e))
+        if self.monotonic.is_some() {
+            return self.generate_monotonic();
+        }
+        self.mint_plain()
     }
 
     /// One id with `Id::<LEN>::GROUPS` random groups, or
@@ -120,13 +124,36 @@ impl Generator {
     /// registers (the public `Error` is converted at the boundary).
     #[inline]
     fn mint_one<const LEN: usize>(&mut self) -> Result<Id<LEN>, Exhausted> {
+        if self.monotonic.is_some() {
+            return self.mint_monotonic();
+        }
+        Ok(self.mint_plain())
+    }
+
+    /// One id from the encoded-ahead batch: small enough to inline into a
+    /// caller's loop, as `kuuid::id()` is. (With the monotonic step inside
+    /// the same function, `generate` was a call that made another, to
+    /// `prefix`: 9.5 ns an id against `id()`'s 7.1 on AVX2.)
+    #[inline]
+    fn mint_plain<const LEN: usize>(&mut self) -> Id<LEN> {
         self.check_fork();
         let prefix = self.prefix();
-        if self.monotonic.is_none() {
-            return Ok(self.take_under(prefix.as_bytes()));
-        }
-        // One monotonic id: words, the step, and the scalar encoder, without
-        // the batch machinery.
+        self.take_under(prefix.as_bytes())
+    }
+
+    /// [`Generator::generate_id`] in monotonic mode, out of line so that
+    /// the plain path inlines without it.
+    #[inline(never)]
+    fn generate_monotonic<const LEN: usize>(&mut self) -> Id<LEN> {
+        self.mint_monotonic().unwrap_or_else(|e| exhausted(e))
+    }
+
+    /// One monotonic id: words, the step, and the scalar encoder, without
+    /// the batch machinery.
+    #[inline]
+    fn mint_monotonic<const LEN: usize>(&mut self) -> Result<Id<LEN>, Exhausted> {
+        self.check_fork();
+        let prefix = self.prefix();
         // Fixed-size word arrays throughout: slices of a run-time length
         // turned every 4-to-16-byte copy into a memmove call (35 ns an id).
         let mut words = [0u32; MAX_GROUPS];
