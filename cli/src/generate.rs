@@ -310,11 +310,11 @@ impl Minter {
                 })?;
             }
             Minter::Couch(uuids) => {
-                let mut text = String::with_capacity(64);
+                let mut text = Vec::with_capacity(64);
                 for _ in 0..n {
                     text.clear();
-                    uuids.mint_into(&mut text).map_err(couch_failure)?;
-                    sink.push(text.as_bytes())?;
+                    uuids.mint_into_bytes(&mut text).map_err(couch_failure)?;
+                    sink.push(&text)?;
                 }
             }
         }

@@ -258,6 +258,62 @@ fn minting_at_a_time() {
     ));
 }
 
+/// `mint_into_bytes` writes what `mint_into` writes: the same text from
+/// two configurations fixed at one time, and for every algorithm and
+/// format, ids minted alternately through both that decode and continue
+/// one sequence.
+#[test]
+fn bytes_and_strings_carry_the_same_text() {
+    let t = 1_577_836_800_123u64;
+    let fixed = || {
+        [
+            Uuids::new(Algorithm::UtcId)
+                .at(t)
+                .unwrap()
+                .utc_id_suffix("n1"),
+            Uuids::new(Algorithm::UtcRandom).at(t).unwrap(),
+        ]
+    };
+    for (a, b) in fixed().iter().zip(fixed()) {
+        for _ in 0..3 {
+            let mut bytes = Vec::new();
+            b.mint_into_bytes(&mut bytes).unwrap();
+            let text = a.mint().unwrap();
+            if a.algorithm() == Algorithm::UtcId {
+                assert_eq!(bytes, text.as_bytes());
+            } else {
+                // The random part differs; the time part does not.
+                assert_eq!(bytes[..14], text.as_bytes()[..14]);
+            }
+        }
+    }
+    for algorithm in Algorithm::ALL {
+        for format in Format::ALL {
+            let ids = Uuids::new(algorithm).format(format).utc_id_suffix("n1");
+            let mut minted = Vec::new();
+            for i in 0..2_000 {
+                if i % 2 == 0 {
+                    minted.push(ids.mint().unwrap());
+                } else {
+                    let mut bytes = b"keep".to_vec();
+                    ids.mint_into_bytes(&mut bytes).unwrap();
+                    let text = bytes.strip_prefix(b"keep").expect("appended");
+                    minted.push(String::from_utf8(text.to_vec()).unwrap());
+                }
+            }
+            for id in &minted {
+                ids.decode(id)
+                    .unwrap_or_else(|e| panic!("{algorithm:?} {format:?} {id}: {e}"));
+            }
+            let set: HashSet<&String> = minted.iter().collect();
+            assert_eq!(set.len(), minted.len(), "{algorithm:?} {format:?}");
+            if matches!(algorithm, Algorithm::UtcRandom | Algorithm::UtcId) {
+                assert!(minted.windows(2).all(|w| w[0] < w[1]), "{algorithm:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn bad_text_gets_a_typed_error() {
     use kuuid::couch::decode;

@@ -69,13 +69,18 @@ impl Format {
     /// assert_eq!(&s[14..15], "7");
     /// ```
     pub fn encode_into(self, value: u128, out: &mut String) {
+        self.encode_to(value, out);
+    }
+
+    /// [`Format::encode_into`] for either kind of buffer.
+    pub(super) fn encode_to(self, value: u128, out: &mut impl TextOut) {
         match self {
-            Format::Base16 => push_ascii(&hex::simple(value), out),
-            Format::Rfc9562 => push_ascii(&hex::hyphenated(value), out),
+            Format::Base16 => out.push_ascii(&hex::simple(value)),
+            Format::Rfc9562 => out.push_ascii(&hex::hyphenated(value)),
             Format::Base36 => {
                 let mut buf = [0u8; base36::LEN];
                 base36::encode(value, &mut buf);
-                push_ascii(&buf, out);
+                out.push_ascii(&buf);
             }
         }
     }
@@ -100,13 +105,40 @@ impl FromStr for Format {
     }
 }
 
-/// Appends text the encoders made (ASCII, so checked in one pass).
-///
-/// The length is a constant so that the copy is a few moves, not a call
-/// to `memmove`: `from_utf8` is opaque to the compiler, and `get(..N)`
-/// gives it the length back (the check is one compare).
-#[inline]
-pub(super) fn push_ascii<const N: usize>(text: &[u8; N], out: &mut String) {
-    let text = std::str::from_utf8(text).expect("encoders write ASCII");
-    out.push_str(text.get(..N).expect("from_utf8 keeps the length"));
+/// Where an id's text goes: a `String`, whose text must be checked as
+/// UTF-8 on the way in (safe code has no other way to make a `&str`), or a
+/// byte buffer, which takes it as it is.
+pub(super) trait TextOut {
+    /// Appends text the encoders made (ASCII).
+    fn push_ascii<const N: usize>(&mut self, text: &[u8; N]);
+    /// Appends a `str`.
+    fn push_str(&mut self, text: &str);
+}
+
+impl TextOut for String {
+    /// Checked in one pass. The length is a constant so that the copy is
+    /// a few moves, not a call to `memmove`: `from_utf8` is opaque to the
+    /// compiler, and `get(..N)` gives it the length back (one compare).
+    #[inline]
+    fn push_ascii<const N: usize>(&mut self, text: &[u8; N]) {
+        let text = std::str::from_utf8(text).expect("encoders write ASCII");
+        String::push_str(self, text.get(..N).expect("from_utf8 keeps the length"));
+    }
+
+    #[inline]
+    fn push_str(&mut self, text: &str) {
+        String::push_str(self, text);
+    }
+}
+
+impl TextOut for Vec<u8> {
+    #[inline]
+    fn push_ascii<const N: usize>(&mut self, text: &[u8; N]) {
+        self.extend_from_slice(text);
+    }
+
+    #[inline]
+    fn push_str(&mut self, text: &str) {
+        self.extend_from_slice(text.as_bytes());
+    }
 }

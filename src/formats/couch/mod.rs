@@ -44,7 +44,7 @@ pub use state::{claim_sequential, claim_utc};
 use super::uuid_layout::{self, MAX_UNIX_MILLIS};
 use crate::engine::hex;
 use crate::time::{IntoTimestamp, TimeError, TimeField};
-use format::push_ascii;
+use format::TextOut;
 use state::{prefix, sequential_word, step};
 
 /// The last microsecond 14 hex digits hold (`~14.16.0b`): 4253-05-31.
@@ -302,31 +302,54 @@ impl Uuids {
     /// # Ok::<(), kuuid::couch::Error>(())
     /// ```
     pub fn mint_into(&self, out: &mut String) -> Result<(), Error> {
+        self.mint_to(out)
+    }
+
+    /// Appends one id's text to a byte buffer: [`Uuids::mint_into`] for
+    /// text bound for a file, a socket or an HTTP body, which skips the
+    /// UTF-8 check a `String` needs (about 3 ns of `sequential`'s 15).
+    ///
+    /// ```
+    /// use kuuid::couch::{Algorithm, Uuids};
+    /// let ids = Uuids::new(Algorithm::Sequential);
+    /// let mut body = Vec::new();
+    /// for _ in 0..3 {
+    ///     ids.mint_into_bytes(&mut body)?;
+    ///     body.push(b'\n');
+    /// }
+    /// assert_eq!(body.len(), 3 * 33);
+    /// # Ok::<(), kuuid::couch::Error>(())
+    /// ```
+    pub fn mint_into_bytes(&self, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.mint_to(out)
+    }
+
+    fn mint_to(&self, out: &mut impl TextOut) -> Result<(), Error> {
         match self.algorithm {
             Algorithm::Random => {
                 let v = random_u128();
-                push_ascii(&hex::simple(v), out);
+                out.push_ascii(&hex::simple(v));
             }
             Algorithm::Sequential => {
                 let v = claim_sequential(sequential_word(), step, prefix);
-                push_ascii(&hex::simple(v), out);
+                out.push_ascii(&hex::simple(v));
             }
             Algorithm::UtcRandom => {
                 // 7 bytes of microseconds, then 9 random: one 128-bit
                 // value, one hex conversion.
                 let micros = u128::from(self.next_micros()?);
                 let random = random_u128();
-                push_ascii(&hex::simple(micros << 72 | random >> 56), out);
+                out.push_ascii(&hex::simple(micros << 72 | random >> 56));
             }
             Algorithm::UtcId => {
                 let micros = u128::from(self.next_micros()?);
                 let text = hex::simple(micros << 72);
-                push_ascii(text.first_chunk::<14>().expect("32 digits"), out);
+                out.push_ascii(text.first_chunk::<14>().expect("32 digits"));
                 out.push_str(&self.suffix);
             }
             Algorithm::UuidV4 => {
                 let random = random_u128();
-                self.format.encode_into(uuid_v4(random), out);
+                self.format.encode_to(uuid_v4(random), out);
             }
             Algorithm::UuidV7 => {
                 let millis = match &self.given {
@@ -334,7 +357,7 @@ impl Uuids {
                     None => crate::sys::unix_millis().min(MAX_UNIX_MILLIS),
                 };
                 let random = random_u128();
-                self.format.encode_into(uuid_v7(millis, random), out);
+                self.format.encode_to(uuid_v7(millis, random), out);
             }
         }
         Ok(())
