@@ -307,7 +307,8 @@ impl Uuids {
 
     /// Appends one id's text to a byte buffer: [`Uuids::mint_into`] for
     /// text bound for a file, a socket or an HTTP body, which skips the
-    /// UTF-8 check a `String` needs (about 3 ns of `sequential`'s 15).
+    /// UTF-8 check a `String` needs (about 3 ns of `sequential`'s 15). On
+    /// error nothing is appended.
     ///
     /// ```
     /// use kuuid::couch::{Algorithm, Uuids};
