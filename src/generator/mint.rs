@@ -117,15 +117,8 @@ impl Generator {
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
     pub fn try_generate_id<const LEN: usize>(&mut self) -> Result<Id<LEN>, Error> {
-        Ok(self.mint_one()?)
-    }
-
-    /// One id; the error is a zero-sized marker so the hot path returns in
-    /// registers (the public `Error` is converted at the boundary).
-    #[inline]
-    fn mint_one<const LEN: usize>(&mut self) -> Result<Id<LEN>, Exhausted> {
         if self.monotonic.is_some() {
-            return self.mint_monotonic();
+            return Ok(self.mint_monotonic()?);
         }
         Ok(self.mint_plain())
     }
@@ -149,7 +142,8 @@ impl Generator {
     }
 
     /// One monotonic id: words, the step, and the scalar encoder, without
-    /// the batch machinery.
+    /// the batch machinery. The error is a zero-sized marker so this
+    /// returns in registers (the public `Error` is made at the boundary).
     #[inline]
     fn mint_monotonic<const LEN: usize>(&mut self) -> Result<Id<LEN>, Exhausted> {
         self.check_fork();
