@@ -49,7 +49,7 @@ pub(crate) fn digit(b: u8) -> usize {
 /// the end of the alphabet), as npm's `Math.round(0.5 * (lo + hi))`
 /// makes it: halves round up.
 #[inline]
-pub(crate) fn middle_digit(lo: usize, hi: usize) -> u8 {
+pub(crate) const fn middle_digit(lo: usize, hi: usize) -> u8 {
     ALPHABET[(lo + hi).div_ceil(2)]
 }
 

@@ -142,6 +142,7 @@ impl KeyBuf {
     }
 
     /// Ends the key whose bytes were appended to `text` since the last end.
+    #[inline]
     fn seal(&mut self) {
         self.ends.push(self.text.len());
     }

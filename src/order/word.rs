@@ -103,23 +103,22 @@ fn digit_bytes(x: u64) -> u64 {
     (within(x, b'0', b'9') | within(x | (ONES * 0x20), b'a', b'z')) & HIGH
 }
 
-/// `s` as a big-endian word, zero after its end; `s` is 1 to 8 bytes.
-/// Two overlapping loads instead of a byte loop or a call to `memcpy`.
+/// `s` as a big-endian word, zero after its end; `s` is 2 to 8 bytes
+/// (no key is shorter). Overlapping loads instead of a byte loop or a call
+/// to `memcpy`.
 #[inline]
 fn load(s: &[u8]) -> u64 {
     let n = s.len();
-    debug_assert!((1..=8).contains(&n));
-    let pair = |head: u64, tail: u64, bits: usize| (head << (64 - bits)) | (tail << (8 * (8 - n)));
+    debug_assert!((2..=8).contains(&n));
     if n >= 4 {
         let head = u32::from_be_bytes([s[0], s[1], s[2], s[3]]);
         let tail = u32::from_be_bytes([s[n - 4], s[n - 3], s[n - 2], s[n - 1]]);
-        pair(head.into(), tail.into(), 32)
-    } else if n >= 2 {
-        let head = u16::from_be_bytes([s[0], s[1]]);
-        let tail = u16::from_be_bytes([s[n - 2], s[n - 1]]);
-        pair(head.into(), tail.into(), 16)
+        (u64::from(head) << 32) | (u64::from(tail) << (8 * (8 - n)))
     } else {
-        u64::from(s[0]) << 56
+        // The first two bytes and the last: the last is the second again
+        // when `n` is 2, put back in its own place.
+        let head = u16::from_be_bytes([s[0], s[1]]);
+        (u64::from(head) << 48) | (u64::from(s[n - 1]) << (64 - 8 * n))
     }
 }
 
@@ -129,7 +128,9 @@ fn load(s: &[u8]) -> u64 {
 #[inline(always)]
 fn parse(s: &[u8]) -> Option<Key> {
     let len = s.len();
-    if len.wrapping_sub(1) >= 8 {
+    // One byte is never a key (every head needs a digit): the general
+    // path says why.
+    if len.wrapping_sub(2) >= 7 {
         return None;
     }
     let w = load(s);
@@ -198,6 +199,30 @@ fn step<const UP: bool>(x: u64, len: usize) -> Option<u64> {
     Some((x & first(p)) | (u64::from(moved) << (56 - 8 * p)) | (fill & after))
 }
 
+/// What adding one to a digit adds to its byte (`'9'` to `'A'` is 8), and
+/// 0 for `z`, which carries (and for bytes that are no digit).
+static UP: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut d = 0;
+    while d < 61 {
+        t[ALPHABET[d] as usize] = ALPHABET[d + 1] - ALPHABET[d];
+        d += 1;
+    }
+    t
+};
+
+/// The integer part of `w` (its first `int_len` bytes) plus one. The last
+/// digit takes the one unless it is `z`; then [`step`] carries.
+#[inline]
+fn increment(w: u64, int_len: usize) -> Option<u64> {
+    let shift = 64 - 8 * int_len;
+    let x = w & first(int_len);
+    match UP[usize::from((w >> shift) as u8)] {
+        0 => step::<true>(x, int_len),
+        add => Some(x + (u64::from(add) << shift)),
+    }
+}
+
 /// A key as the answer: its bytes in the top of a `u128`, and its length.
 pub(crate) type Answer = (u128, usize);
 
@@ -206,13 +231,33 @@ fn answer(w: u64, len: usize) -> Answer {
     (u128::from(w & first(len)) << 64, len)
 }
 
+/// The digit in the middle of the gap from a digit to 62 (the end of the
+/// alphabet): [`above`]'s new last digit. 0 for `z`, whose gap is empty,
+/// and for bytes that are no digit.
+static ABOVE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut d = 0;
+    while d < 61 {
+        t[ALPHABET[d] as usize] = middle_digit(d, 62);
+        d += 1;
+    }
+    t
+};
+
 /// `a` (padded with `'0'` to 8 bytes, then with `'0'` for ever) up to
 /// position `j`, then a digit above the rest: the key npm makes above `a`
 /// inside its integer, going up from position `from` (`from` ≤ 8). It
 /// keeps the `z` digits from `from` on and puts the middle of the gap to
 /// 62 on the first digit that is not `z`.
-#[inline]
+#[inline(always)]
 fn above(a_pad: u64, from: usize) -> Answer {
+    // Most often the digit at `from` is no `z`, and the key ends there.
+    if from < 8 {
+        let mid = ABOVE[usize::from(byte(a_pad, from))];
+        if mid != 0 {
+            return put(a_pad & first(from), mid, from);
+        }
+    }
     let not_z = !zero_bytes(a_pad ^ ZEDS) & HIGH & !first(from);
     let j = if not_z == 0 {
         8
@@ -253,12 +298,13 @@ pub(crate) fn between(a: Option<&[u8]>, b: Option<&[u8]>) -> Option<Answer> {
                 return None;
             }
             let a_pad = a.pad;
-            let (ia, ib) = (a.w & first(a.int_len), b.w & first(b.int_len));
-            if ia == ib {
-                // The same integer: the midpoint of the fractions. They
-                // agree before `n` (a padded with '0'); `n` < b's length,
-                // since b does not end in '0'.
-                let n = (a_pad ^ b.w).leading_zeros() as usize / 8;
+            // The bounds (a padded with '0') agree before byte `n`; `n` < b's
+            // length, since b does not end in '0'. They have the same
+            // integer part exactly when they agree on all of a's: those
+            // bytes are a's own, the head among them.
+            let n = (a_pad ^ b.w).leading_zeros() as usize / 8;
+            if n >= a.int_len {
+                // The same integer: the midpoint of the fractions.
                 let (da, db) = (digit(byte(a_pad, n)), digit(byte(b.w, n)));
                 if db > da + 1 {
                     let mid = middle_digit(da, db);
@@ -269,7 +315,7 @@ pub(crate) fn between(a: Option<&[u8]>, b: Option<&[u8]>) -> Option<Answer> {
                 }
                 return Some(above(a_pad, n + 1));
             }
-            let next = step::<true>(ia, a.int_len)?;
+            let next = increment(a.w, a.int_len)?;
             if next < b.w {
                 Some(answer(next, a.int_len))
             } else {
@@ -278,7 +324,7 @@ pub(crate) fn between(a: Option<&[u8]>, b: Option<&[u8]>) -> Option<Answer> {
         }
         (Some(a), None) => {
             let a = parse(a).filter(|a| digits_ok(a.pad, ZEROS))?;
-            let next = step::<true>(a.w & first(a.int_len), a.int_len)?;
+            let next = increment(a.w, a.int_len)?;
             Some(answer(next, a.int_len))
         }
         (None, Some(b)) => {
