@@ -9,7 +9,12 @@ use std::hint::black_box;
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
 use kuuid::engine::{Isa, decode_with, encode_with};
+use kuuid::order::{KeyBuf, key_between, key_between_into};
 use kuuid::{Generator, Kuuid, RngKind};
+
+#[path = "shared/order_pairs.rs"]
+mod order_pairs;
+use order_pairs::typical_pairs;
 
 const N: usize = 4096;
 
@@ -127,9 +132,43 @@ fn generator_1000(monotonic: bool) -> u8 {
     acc
 }
 
+type Pairs = Vec<(Option<String>, Option<String>)>;
+
+/// The order bench's 501 typical bounds and a buffer large enough for
+/// their keys (built outside the measured function).
+fn order_input() -> (Pairs, KeyBuf) {
+    let pairs = typical_pairs();
+    let buf = KeyBuf::with_capacity(pairs.len(), 16 * pairs.len());
+    (pairs, buf)
+}
+
+// The key between each of 501 typical bounds: owned keys (`key_between`)
+// and appended to a caller's buffer (`key_between_into`). The inputs are
+// handed back, so freeing them is not counted.
+#[library_benchmark]
+#[bench::owned(setup = order_input)]
+fn key_between_501((pairs, buf): (Pairs, KeyBuf)) -> (Pairs, KeyBuf, usize) {
+    let mut acc = 0;
+    for (a, b) in &pairs {
+        let key = black_box(key_between(a.as_deref(), b.as_deref()).unwrap());
+        acc += usize::from(key.as_bytes()[1]);
+    }
+    (pairs, buf, acc)
+}
+
+#[library_benchmark]
+#[bench::buffer(setup = order_input)]
+fn key_between_into_501((pairs, mut buf): (Pairs, KeyBuf)) -> (Pairs, KeyBuf, usize) {
+    for (a, b) in &pairs {
+        key_between_into(a.as_deref(), b.as_deref(), &mut buf).unwrap();
+    }
+    (pairs, buf, 0)
+}
+
 library_benchmark_group!(
     name = engine;
-    benchmarks = encode_4096, decode_4096, fill_4096, id_1000, object_id_1000, v7_1000, v7_generator_1000, generator_1000
+    benchmarks = encode_4096, decode_4096, fill_4096, id_1000, object_id_1000, v7_1000, v7_generator_1000, generator_1000,
+        key_between_501, key_between_into_501
 );
 
 main!(library_benchmark_groups = engine);

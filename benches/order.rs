@@ -14,37 +14,11 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use kuuid::order::{
-    KeyBuf, key_between, key_between_into, n_keys_between, n_keys_between_into, rebalance_into,
-};
+use kuuid::order::{KeyBuf, key_between, key_between_into, n_keys_between_into, rebalance_into};
 
-/// Bounds a list editor meets: neighbours in a list of 200 items built by
-/// appends, then inserts in random places (keys of 2 to 7 characters),
-/// and both open ends.
-fn typical_pairs() -> Vec<(Option<String>, Option<String>)> {
-    let mut list: Vec<String> = n_keys_between(None, None, 200)
-        .unwrap()
-        .into_iter()
-        .map(|k| k.into_string())
-        .collect();
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    for _ in 0..300 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let i = 1 + (x % (list.len() as u64 - 1)) as usize;
-        let k = key_between(Some(&list[i - 1]), Some(&list[i])).unwrap();
-        list.insert(i, k.into_string());
-    }
-    let mut pairs: Vec<(Option<String>, Option<String>)> = list
-        .windows(2)
-        .map(|w| (Some(w[0].clone()), Some(w[1].clone())))
-        .collect();
-    pairs.push((list.last().cloned(), None));
-    pairs.push((None, list.first().cloned()));
-    assert!(list.iter().all(|k| k.len() < 8));
-    pairs
-}
+#[path = "shared/order_pairs.rs"]
+mod order_pairs;
+use order_pairs::typical_pairs;
 
 fn between(c: &mut Criterion) {
     let pairs = typical_pairs();
