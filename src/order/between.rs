@@ -105,6 +105,11 @@ pub(crate) fn check(a: Option<&[u8]>, b: Option<&[u8]>) -> Result<(), OrderError
 /// assert!(before < first && first < next);
 /// # Ok::<(), kuuid::order::OrderError>(())
 /// ```
+// Inlined into the caller, word path and all: the key then stays in two
+// registers, where a call hands the `Result` back through memory and the
+// caller's 16-byte load of the key waits on the two 8-byte stores that
+// wrote it (12.1 against 6.9 ns a pair in a scratch loop).
+#[inline(always)]
 pub fn key_between(a: Option<&str>, b: Option<&str>) -> Result<OrderKey, OrderError> {
     let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
     match word::between(a, b) {

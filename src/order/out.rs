@@ -49,14 +49,6 @@ impl<const N: usize> Short<N> {
         }
     }
 
-    /// The top `len` bytes of `word` (`N` ≥ 16, `len` ≤ 16).
-    pub(crate) fn from_be(word: u128, len: usize) -> Self {
-        let mut short = Self::new();
-        short.bytes[..16].copy_from_slice(&word.to_be_bytes());
-        short.len = len as u8;
-        short
-    }
-
     fn len(&self) -> usize {
         usize::from(self.len)
     }
