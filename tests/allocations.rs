@@ -1,0 +1,167 @@
+//! Allocations where the docs promise none: the buffer forms of the order
+//! key functions once their `KeyBuf` has grown, and an owned `OrderKey` of
+//! up to 8 bytes. A counting global allocator, so its own test binary (the
+//! allocator is process-wide); it counts only on a thread that asks.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use kuuid::order::{
+    KeyBuf, key_between, key_between_into, n_keys_between, n_keys_between_into, rebalance_into,
+};
+
+thread_local! {
+    /// Set while this thread counts.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    /// Allocations and reallocations this thread made while counting.
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+struct Counting;
+
+fn count() {
+    // `try_with`: no panic if a thread-local is asked for while the
+    // thread's locals are being torn down (these two have no destructor).
+    let _ = COUNTING.try_with(|on| {
+        if on.get() {
+            let _ = ALLOCS.try_with(|n| n.set(n.get() + 1));
+        }
+    });
+}
+
+// SAFETY: every call forwards to `System` with the caller's arguments; the
+// count touches two `Cell`s of plain integers, which neither allocates nor
+// frees.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The allocations `f` makes on this thread.
+fn allocations(f: impl FnOnce()) -> usize {
+    ALLOCS.with(|n| n.set(0));
+    COUNTING.with(|on| on.set(true));
+    f();
+    COUNTING.with(|on| on.set(false));
+    ALLOCS.with(Cell::get)
+}
+
+/// A list of 300 keys made by appends and then inserts between random
+/// neighbours (keys of 2 to 7 bytes), as neighbour pairs and both ends.
+fn pairs() -> Vec<(Option<String>, Option<String>)> {
+    let mut list: Vec<String> = n_keys_between(None, None, 200)
+        .unwrap()
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..100 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let i = 1 + (x % (list.len() as u64 - 1)) as usize;
+        let k = key_between(Some(&list[i - 1]), Some(&list[i])).unwrap();
+        list.insert(i, k.into());
+    }
+    let mut pairs: Vec<_> = list
+        .windows(2)
+        .map(|w| (Some(w[0].clone()), Some(w[1].clone())))
+        .collect();
+    pairs.push((list.last().cloned(), None));
+    pairs.push((None, list.first().cloned()));
+    pairs
+}
+
+/// `key_between_into` allocates nothing once the buffer has grown; the
+/// `n`-key forms allocate nothing per key (the bisection takes one scratch
+/// buffer a call), so 5000 keys cost what 50 do.
+#[test]
+fn order_buffer_forms_allocate_nothing_per_key() {
+    let pairs = pairs();
+    let mut buf = KeyBuf::new();
+    let between_each = |buf: &mut KeyBuf| {
+        buf.clear();
+        for (a, b) in &pairs {
+            key_between_into(a.as_deref(), b.as_deref(), buf).unwrap();
+        }
+    };
+    // The first fill grows the buffer: the control that the count works.
+    let growing = allocations(|| between_each(&mut buf));
+    assert!(
+        growing > 0,
+        "the counter saw no allocation while a buffer grew"
+    );
+    let again = allocations(|| between_each(&mut buf));
+    assert_eq!(again, 0, "{again} allocations refilling a grown KeyBuf");
+
+    type Form = fn(usize, &mut KeyBuf);
+    let forms: [(&str, Form); 4] = [
+        ("n_keys_between_into(None, None)", |n, buf| {
+            n_keys_between_into(None, None, n, buf).unwrap()
+        }),
+        ("n_keys_between_into(None, a0)", |n, buf| {
+            n_keys_between_into(None, Some("a0"), n, buf).unwrap()
+        }),
+        ("n_keys_between_into(a0, a1)", |n, buf| {
+            n_keys_between_into(Some("a0"), Some("a1"), n, buf).unwrap()
+        }),
+        ("rebalance_into", |n, buf| rebalance_into(n, buf).unwrap()),
+    ];
+    for (name, form) in forms {
+        let mut buf = KeyBuf::new();
+        form(5000, &mut buf);
+        let mut at = |n| {
+            buf.clear();
+            allocations(|| form(n, &mut buf))
+        };
+        let (few, many) = (at(50), at(5000));
+        assert_eq!(
+            few, many,
+            "{name}: {few} allocations for 50 keys, {many} for 5000"
+        );
+        assert!(many <= 1, "{name}: {many} allocations a call");
+    }
+}
+
+#[test]
+fn owned_keys_of_up_to_8_bytes_allocate_nothing() {
+    let pairs = pairs();
+    let mut longest = 0;
+    let n = allocations(|| {
+        for (a, b) in &pairs {
+            let k = key_between(a.as_deref(), b.as_deref()).unwrap();
+            longest = longest.max(k.as_bytes().len());
+            std::hint::black_box(k);
+        }
+    });
+    assert!(longest <= 8, "a typical key of {longest} bytes");
+    assert_eq!(n, 0, "{n} allocations for {} keys", pairs.len());
+    // A key of 9 bytes or more lives on the heap: the control.
+    let long = allocations(|| {
+        std::hint::black_box(key_between(Some("a0zzzzzzzz"), Some("a1")).unwrap());
+    });
+    assert!(long > 0, "a key of more than 8 bytes made no allocation");
+}
