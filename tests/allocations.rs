@@ -6,9 +6,12 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use kuuid::order::{
-    KeyBuf, key_between, key_between_into, n_keys_between, n_keys_between_into, rebalance_into,
-};
+use kuuid::order::{KeyBuf, key_between, key_between_into, n_keys_between_into, rebalance_into};
+
+// The order benches' 501 typical bounds (keys of 2 to 7 bytes).
+#[path = "../benches/shared/order_pairs.rs"]
+mod order_pairs;
+use order_pairs::typical_pairs;
 
 thread_local! {
     /// Set while this thread counts.
@@ -69,38 +72,12 @@ fn allocations(f: impl FnOnce()) -> usize {
     ALLOCS.with(Cell::get)
 }
 
-/// A list of 300 keys made by appends and then inserts between random
-/// neighbours (keys of 2 to 7 bytes), as neighbour pairs and both ends.
-fn pairs() -> Vec<(Option<String>, Option<String>)> {
-    let mut list: Vec<String> = n_keys_between(None, None, 200)
-        .unwrap()
-        .into_iter()
-        .map(String::from)
-        .collect();
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    for _ in 0..100 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let i = 1 + (x % (list.len() as u64 - 1)) as usize;
-        let k = key_between(Some(&list[i - 1]), Some(&list[i])).unwrap();
-        list.insert(i, k.into());
-    }
-    let mut pairs: Vec<_> = list
-        .windows(2)
-        .map(|w| (Some(w[0].clone()), Some(w[1].clone())))
-        .collect();
-    pairs.push((list.last().cloned(), None));
-    pairs.push((None, list.first().cloned()));
-    pairs
-}
-
 /// `key_between_into` allocates nothing once the buffer has grown; the
 /// `n`-key forms allocate nothing per key (the bisection takes one scratch
 /// buffer a call), so 5000 keys cost what 50 do.
 #[test]
 fn order_buffer_forms_allocate_nothing_per_key() {
-    let pairs = pairs();
+    let pairs = typical_pairs();
     let mut buf = KeyBuf::new();
     let between_each = |buf: &mut KeyBuf| {
         buf.clear();
@@ -148,7 +125,7 @@ fn order_buffer_forms_allocate_nothing_per_key() {
 
 #[test]
 fn owned_keys_of_up_to_8_bytes_allocate_nothing() {
-    let pairs = pairs();
+    let pairs = typical_pairs();
     let mut longest = 0;
     let n = allocations(|| {
         for (a, b) in &pairs {

@@ -1,5 +1,6 @@
 //! The bounds both order benches time (`order.rs` against its peers,
-//! `instructions.rs` for the gate), so the two measure the same work.
+//! `instructions.rs` for the gate), so the two measure the same work; and
+//! that `tests/allocations.rs` checks allocate nothing.
 
 use kuuid::order::{key_between, n_keys_between};
 
