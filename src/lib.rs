@@ -395,15 +395,6 @@ pub fn reseed() {
     rng::fork::reseed_all();
 }
 
-/// Test-only: turns off fork detection for this process, so a child repeats
-/// its parent's ids (the negative control of the fork tests). Works only
-/// before the first id; returns whether it took effect. Never call it
-/// outside such a test.
-#[doc(hidden)]
-pub fn __disable_fork_guard_for_tests() -> bool {
-    sys::disable_fork_guard()
-}
-
 /// Fuzz-only: the secure engine's AES-128-CTR stream for `seed` (key,
 /// nonce, first counter as the engine reads them) with the first counter
 /// replaced by `counter`, drawn on `isa`'s path in requests of `sizes`
@@ -424,12 +415,37 @@ pub fn __aes_ctr_stream(
     rng::aes_ctr_stream(isa, &seed, sizes)
 }
 
-/// Test-only (feature `__test-clock`, not part of the API): the crate's
+/// Test-only (feature `__test-hooks`, not part of the API): the crate's
 /// own tests step the wall clock every id source reads, as an NTP step or a
-/// restored snapshot would. Never enable the feature outside them.
-#[cfg(feature = "__test-clock")]
+/// restored snapshot would, turn the fork guard off for their negative
+/// controls, and watch the SQLite store wait. Never enable the feature
+/// outside them.
+#[cfg(feature = "__test-hooks")]
 #[doc(hidden)]
-pub mod __test_clock {
+pub mod __test_hooks {
+    /// Turns off fork detection for this process, so a child repeats its
+    /// parent's ids (the negative control of the fork tests), and a SQLite
+    /// store's copy keeps the connections it inherited. Works only before
+    /// the first id; returns whether it took effect.
+    pub fn disable_fork_guard() -> bool {
+        crate::sys::disable_fork_guard()
+    }
+
+    /// How many times a SQLite store's call has gone to sleep waiting for
+    /// another connection's lock, in this process so far.
+    #[cfg(feature = "rusqlite")]
+    pub fn sqlite_busy_waits() -> u64 {
+        crate::sequence::busy_waits()
+    }
+
+    /// Enters the SQLite stores' fork gate and stays inside until the
+    /// guard drops, as a call that never ends would: a fork waits its
+    /// bounded time, and the child is poisoned.
+    #[cfg(feature = "rusqlite")]
+    pub fn hold_sqlite_gate() -> Result<impl Drop, crate::sequence::Error> {
+        crate::sequence::hold()
+    }
+
     /// Moves the clock `ms` from the real time (negative: back; 0: real).
     pub fn shift(ms: i64) {
         crate::sys::test_clock::shift(ms);

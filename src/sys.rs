@@ -1,6 +1,9 @@
 //! The OS interface: the cheap clocks and the words a forked child must not
-//! inherit. Every `unsafe` call into the OS lives here (SIMD's lives in
-//! `engine/`).
+//! inherit. The crate's other `unsafe` blocks, each with its `SAFETY`
+//! comment: SIMD (`engine/`, `rng/aes_ctr/`, `rng/fast.rs`,
+//! `order/word.rs`), the per-thread state's slot (`local.rs`), the bulk
+//! fill's byte view of its ids (`id/mod.rs`), and the SQLite stores' fork
+//! handlers (`sequence/sqlite/fork.rs`).
 
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
@@ -98,25 +101,25 @@ pub(crate) fn coarse_millis() -> u64 {
     unix_millis()
 }
 
-/// The crate's own tests' hold on the wall clock (feature `__test-clock`,
+/// The crate's own tests' hold on the wall clock (feature `__test-hooks`,
 /// never for users): a step back or a frozen instant, seen by every clock
 /// read above and by every id source, as a real clock step would be.
 /// Without the feature, `adjust` is the identity and costs nothing.
 pub(crate) mod test_clock {
-    #[cfg(feature = "__test-clock")]
+    #[cfg(feature = "__test-hooks")]
     use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
     /// Milliseconds added to the real clock (negative: a step back).
-    #[cfg(feature = "__test-clock")]
+    #[cfg(feature = "__test-hooks")]
     static SHIFT_MS: AtomicI64 = AtomicI64::new(0);
     /// The instant the clock is held at, in ms since 1970; 0 if not held.
-    #[cfg(feature = "__test-clock")]
+    #[cfg(feature = "__test-hooks")]
     static FROZEN_MS: AtomicU64 = AtomicU64::new(0);
 
     /// `real` (in 1/`PER_SEC` s) as the test clock reads it.
     #[inline(always)]
     pub(crate) fn adjust<const PER_SEC: u64>(real: u64) -> u64 {
-        #[cfg(feature = "__test-clock")]
+        #[cfg(feature = "__test-hooks")]
         {
             let scale = |ms: i128| ms * i128::from(PER_SEC) / 1000;
             let frozen = FROZEN_MS.load(Ordering::Relaxed);
@@ -127,18 +130,18 @@ pub(crate) mod test_clock {
             };
             u64::try_from(t.max(0)).unwrap_or(u64::MAX)
         }
-        #[cfg(not(feature = "__test-clock"))]
+        #[cfg(not(feature = "__test-hooks"))]
         real
     }
 
     /// Moves the clock by `ms` from the real time (negative: back).
-    #[cfg(feature = "__test-clock")]
+    #[cfg(feature = "__test-hooks")]
     pub(crate) fn shift(ms: i64) {
         SHIFT_MS.store(ms, Ordering::Relaxed);
     }
 
     /// Holds the clock at `ms` since 1970 (`None`: runs again).
-    #[cfg(feature = "__test-clock")]
+    #[cfg(feature = "__test-hooks")]
     pub(crate) fn freeze(ms: Option<u64>) {
         FROZEN_MS.store(ms.map_or(0, |ms| ms.max(1)), Ordering::Relaxed);
     }
@@ -331,7 +334,14 @@ fn unmap_page(_page: *mut ProcessWords) {}
 
 /// Turns the fork guard off for this process (test-only: the negative
 /// control). Must run before the first id; returns false if too late.
+#[cfg(feature = "__test-hooks")]
 pub(crate) fn disable_fork_guard() -> bool {
     GUARD_DISABLED.store(true, Ordering::Relaxed);
     PROCESS_WORDS.load(Ordering::Acquire).is_null()
+}
+
+/// Whether the test-only switch above was thrown.
+#[cfg_attr(not(feature = "rusqlite"), allow(dead_code))]
+pub(crate) fn fork_guard_disabled() -> bool {
+    GUARD_DISABLED.load(Ordering::Relaxed)
 }

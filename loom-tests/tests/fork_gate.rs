@@ -1,25 +1,73 @@
-//! The SQLite store's fork gate (`src/sequence/fork_gate.rs`) under every
-//! interleaving loom explores: when a fork's prepare handler has closed the
-//! gate, no call is inside, and a call's work (here a flag standing for a
-//! SQLite mutex it holds) is seen finished; calls that come while the gate
-//! is closed wait and then go in after it opens.
+//! The SQLite stores' fork gate (`src/sequence/fork_gate.rs`) under every
+//! interleaving loom explores. A fork is the prepare handler's bounded
+//! wait, then a copy of the word (what the child finds), then the parent
+//! handler; the child's first call decides from the word alone whether it
+//! may use SQLite (adopt) or not (poisoned):
+//!
+//! - a copy that adopts never has a call inside (here a flag standing for
+//!   a SQLite mutex held), whether the wait drained or ran out;
+//! - calls that come while the gate is closed wait, then go in after it
+//!   opens;
+//! - of two first callers in a copy, exactly one adopts, and the other goes
+//!   in only once the adoption is over.
 #![cfg(loom)]
 
-use kuuid::sequence::ForkGate;
+use kuuid::sequence::{Entry, ForkGate, Poisoned};
 use loom::sync::Arc;
-use loom::sync::atomic::{AtomicBool, Ordering};
+use loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use loom::thread;
+
+const PARENT: u32 = 7;
+const CHILD: u32 = 8;
+
+fn enter(gate: &ForkGate, pid: u32) -> Result<Entry, Poisoned> {
+    gate.enter(|| pid, thread::yield_now).map(|(entry, p)| {
+        assert_eq!(p, pid);
+        entry
+    })
+}
 
 /// A call through the gate that "holds a SQLite mutex" while inside.
 fn call(gate: &ForkGate, held: &AtomicBool) {
-    gate.enter(thread::yield_now);
+    if enter(gate, PARENT).unwrap() == Entry::Adopt {
+        gate.adopted(PARENT);
+    }
     held.store(true, Ordering::Relaxed);
     held.store(false, Ordering::Relaxed);
-    gate.leave();
+    gate.leave(PARENT);
+}
+
+/// The forking thread: a wait of `rounds` looks at most, then the copy.
+/// Returns whether the child adopted.
+fn fork(gate: &ForkGate, held: &AtomicBool, rounds: usize) -> bool {
+    let mut left = rounds;
+    let drained = gate.close(PARENT, 0, || {
+        left = left.saturating_sub(1);
+        thread::yield_now();
+        left > 0
+    });
+    let child = gate.copy();
+    let held_at_fork = held.load(Ordering::Relaxed);
+    gate.open(PARENT);
+    let adopted = match enter(&child, CHILD) {
+        Ok(entry) => {
+            assert_eq!(entry, Entry::Adopt);
+            assert!(!held_at_fork, "a copy adopted with a SQLite mutex held");
+            true
+        }
+        Err(Poisoned) => {
+            assert!(!drained, "the wait drained, yet the copy is poisoned");
+            false
+        }
+    };
+    if drained {
+        assert!(adopted, "drained but not adopted");
+    }
+    adopted
 }
 
 #[test]
-fn a_fork_never_copies_a_call_inside() {
+fn a_copy_that_adopts_never_has_a_call_inside() {
     loom::model(|| {
         let gate = Arc::new(ForkGate::new());
         let held = Arc::new(AtomicBool::new(false));
@@ -30,11 +78,7 @@ fn a_fork_never_copies_a_call_inside() {
                 call(&gate, &held);
             })
         };
-        // The forking thread: prepare, "fork", parent handler.
-        gate.close(thread::yield_now);
-        assert_eq!(gate.count(), 0, "a call inside at the fork");
-        assert!(!held.load(Ordering::Relaxed), "a mutex held at the fork");
-        gate.open();
+        fork(&gate, &held, 2);
         caller.join().unwrap();
         assert_eq!(gate.count(), 0);
     });
@@ -50,24 +94,54 @@ fn two_callers_and_a_fork() {
     model.preemption_bound = Some(1);
     model.check(|| {
         let gate = Arc::new(ForkGate::new());
-        let held: Arc<[AtomicBool; 2]> = Arc::new([AtomicBool::new(false), AtomicBool::new(false)]);
+        let held = Arc::new(AtomicBool::new(false));
         let callers: Vec<_> = (0..2)
-            .map(|i| {
+            .map(|_| {
                 let (gate, held) = (gate.clone(), held.clone());
-                thread::spawn(move || call(&gate, &held[i]))
+                thread::spawn(move || call(&gate, &held))
             })
             .collect();
-        gate.close(thread::yield_now);
-        assert_eq!(gate.count(), 0, "a call inside at the fork");
-        assert!(
-            held.iter().all(|h| !h.load(Ordering::Relaxed)),
-            "a mutex held at the fork"
-        );
-        gate.open();
+        fork(&gate, &held, 3);
         for c in callers {
             c.join().unwrap();
         }
         assert_eq!(gate.count(), 0);
+    });
+}
+
+/// A copy's first two callers race: one adopts, the other enters only
+/// after the adoption ends.
+#[test]
+fn a_copy_adopts_once() {
+    loom::model(|| {
+        let parent = ForkGate::new();
+        let held = AtomicBool::new(false);
+        call(&parent, &held);
+        let child = Arc::new(parent.copy());
+        let adopting = Arc::new(AtomicBool::new(false));
+        let adoptions = Arc::new(AtomicUsize::new(0));
+        let first_call = {
+            let (child, adopting, adoptions) = (child.clone(), adopting.clone(), adoptions.clone());
+            move || {
+                match enter(&child, CHILD).unwrap() {
+                    Entry::Adopt => {
+                        adoptions.fetch_add(1, Ordering::Relaxed);
+                        adopting.store(true, Ordering::Relaxed);
+                        adopting.store(false, Ordering::Relaxed);
+                        child.adopted(CHILD);
+                    }
+                    Entry::Inside => {
+                        assert!(!adopting.load(Ordering::Relaxed), "in during the adoption")
+                    }
+                }
+                child.leave(CHILD);
+            }
+        };
+        let other = thread::spawn(first_call.clone());
+        first_call();
+        other.join().unwrap();
+        assert_eq!(adoptions.load(Ordering::Relaxed), 1);
+        assert_eq!(child.count(), 0);
     });
 }
 
@@ -77,7 +151,6 @@ fn two_callers_and_a_fork() {
 #[test]
 fn every_caller_returns_after_a_registration() {
     use kuuid::sequence::Registered;
-    use loom::sync::atomic::AtomicUsize;
     loom::model(|| {
         let handlers = Arc::new(Registered::new());
         let registered = Arc::new(AtomicUsize::new(0));

@@ -3,7 +3,7 @@
 //! documents").
 
 use super::error::{BoxError, Error};
-use super::layout::{Layout, LayoutMismatch, Row};
+use super::layout::{Layout, Row};
 use super::source::BlockSource;
 
 /// Named counters kept durably: the one operation every block source
@@ -11,7 +11,7 @@ use super::source::BlockSource;
 ///
 /// A counter is made with a [`Layout`] (one row, or shards each owning a
 /// range) that the store records with it; a lease that names another
-/// layout is refused with [`LayoutMismatch`], because the same name read
+/// layout is refused with [`LayoutMismatch`](super::LayoutMismatch), because the same name read
 /// with another layout hands out values again.
 ///
 /// ```
@@ -27,7 +27,7 @@ use super::source::BlockSource;
 pub trait CounterStore: Send + Sync + 'static {
     /// Atomically and durably, in one step: checks that counter
     /// `row.name` was made with `row.layout` (recording it if the counter
-    /// is new, and failing with [`LayoutMismatch`] if it was made with
+    /// is new, and failing with [`LayoutMismatch`](super::LayoutMismatch) if it was made with
     /// another); creates row `row.shard` at `first` if it does not exist;
     /// then, if `next + len <= limit`, moves it to `next + len` and returns
     /// the old `next`, and otherwise leaves it and returns `None`.
@@ -48,15 +48,6 @@ pub trait CounterStore: Send + Sync + 'static {
     /// a background thread; see [`BlockSource::prefetch_in_background`].
     fn prefetch_in_background(&self) -> bool {
         true
-    }
-}
-
-/// Turns a store's error into the sequence's: a layout mismatch is its own
-/// variant, the rest are the store's.
-fn store_error(e: BoxError) -> Error {
-    match e.downcast::<LayoutMismatch>() {
-        Ok(m) => Error::Layout(*m),
-        Err(e) => Error::Store(e),
     }
 }
 
@@ -146,7 +137,7 @@ impl<C: CounterStore> BlockSource for Counter<C> {
         check(len, limit, self.first, max)?;
         self.store
             .advance(Row::single(&self.name), self.first, len, limit)
-            .map_err(store_error)?
+            .map_err(Error::from_store)?
             .ok_or_else(|| Error::Exhausted {
                 name: self.name.clone(),
                 len,
@@ -276,7 +267,7 @@ impl<C: CounterStore> BlockSource for ShardedCounter<C> {
             if let Some(v) = self
                 .store
                 .advance(row, first, len, limit)
-                .map_err(store_error)?
+                .map_err(Error::from_store)?
             {
                 return Ok(v);
             }

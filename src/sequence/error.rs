@@ -34,6 +34,15 @@ pub enum Error {
     Random(getrandom::Error),
     /// A value could not be rendered as asked.
     Render(render::RenderError),
+    /// This process is a copy (a forked child, a raw `clone`) made while a
+    /// thread of its parent was inside a SQLite call of a
+    /// [`SqliteCounters`](super::SqliteCounters): the fork's wait for it ran
+    /// out, no fork handler ran, or the fork came from a signal handler on
+    /// that very thread. SQLite's locks may be held by a thread the copy
+    /// does not have, so no SQLite store calls SQLite again in this process.
+    /// A copy that needs counters is made when no lease is in flight, or
+    /// uses PostgreSQL.
+    CopiedMidCall,
     /// A block length or range the source cannot hold (0, or past what
     /// the store's integers take).
     Length {
@@ -71,6 +80,10 @@ impl fmt::Display for Error {
             Error::Length { what, value, max } => {
                 write!(f, "{what} {value} is out of range (1..={max})")
             }
+            Error::CopiedMidCall => f.write_str(
+                "this process was copied (fork or clone) while its parent was inside a SQLite call: \
+                 SQLite cannot be used safely here, so the SQLite counter store refuses",
+            ),
         }
     }
 }
@@ -83,6 +96,31 @@ impl std::error::Error for Error {
             Error::Render(e) => Some(e),
             Error::Layout(e) => Some(e),
             _ => None,
+        }
+    }
+}
+
+impl Error {
+    /// A store's error as the sequence's: a layout mismatch is its own
+    /// variant, a sequence error boxed by a store is itself, the rest are
+    /// the store's.
+    pub(super) fn from_store(e: BoxError) -> Error {
+        match e.downcast::<Error>() {
+            Ok(e) => *e,
+            Err(e) => match e.downcast::<LayoutMismatch>() {
+                Ok(m) => Error::Layout(*m),
+                Err(e) => Error::Store(e),
+            },
+        }
+    }
+
+    /// The error as a store returns it ([`from_store`](Self::from_store)
+    /// undoes this).
+    #[cfg_attr(not(feature = "rusqlite"), allow(dead_code))]
+    pub(super) fn into_store(self) -> BoxError {
+        match self {
+            Error::Store(e) => e,
+            other => Box::new(other),
         }
     }
 }

@@ -63,7 +63,7 @@ pub use counter::{Counter, CounterStore, ShardedCounter};
 pub use error::{BoxError, Error, SchemaError};
 #[cfg(loom)]
 #[doc(hidden)]
-pub use fork_gate::{ForkGate, Registered};
+pub use fork_gate::{Entry, ForkGate, Poisoned, Registered};
 pub use layout::{Layout, LayoutMismatch, Row};
 pub use memory::{CopiedCounters, MemoryCounters};
 #[cfg(loom)]
@@ -74,6 +74,8 @@ pub use postgres::{DEFAULT_STATEMENT_TIMEOUT, PostgresCounters};
 pub use source::BlockSource;
 #[cfg(feature = "rusqlite")]
 pub use sqlite::SqliteCounters;
+#[cfg(all(feature = "rusqlite", feature = "__test-hooks"))]
+pub(crate) use sqlite::{busy_waits, hold};
 
 const EMPTY_RUN: Run = Run { next: 0, end: 0 };
 
@@ -115,9 +117,9 @@ impl<S: BlockSource> Shared<S> {
 /// out from its own slot. Whole blocks keep threads off each other's cache
 /// lines: with runs of half a block, two threads ran 1.56x one; with whole
 /// blocks, 1.88x. Values a thread took but did not hand out when it exits
-/// stay in its slot: the next thread given that slot (thread ids are
-/// reused) hands them out first, and they are burned when the sequence is
-/// dropped. Pick long blocks with small divisors (10^4, 2^16): a
+/// are burned with its thread-local storage (a gap, never a repeat): a
+/// pool of short-lived threads burns up to a run per thread. Pick long
+/// blocks with small divisors (10^4, 2^16): a
 /// prime length over 1024 makes every value a shared atomic add.
 ///
 /// `Sequence` is `Send + Sync`; share it with an `Arc`. A forked child

@@ -11,6 +11,9 @@ mod clone_alloc;
 mod common;
 #[path = "../support/matrix.rs"]
 mod matrix;
+#[cfg(any(feature = "rusqlite", feature = "postgres"))]
+#[path = "../support/reopen.rs"]
+mod reopen;
 #[path = "../support/server.rs"]
 mod server;
 
@@ -20,6 +23,7 @@ mod fork_monotonic;
 mod fork_objectid;
 mod fork_v7;
 mod sequence_processes;
+mod sqlite_fork;
 mod ticker;
 mod ticker_race;
 mod uniqueness;

@@ -356,30 +356,107 @@ pub fn serial() -> MutexGuard<'static, ()> {
 
 /// Turns the fork guard off for this process (the negative controls'
 /// binary): every test there calls it first, before any id.
+#[cfg(feature = "__test-hooks")]
 pub fn guard_off() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         assert!(
-            kuuid::__disable_fork_guard_for_tests(),
+            kuuid::__test_hooks::disable_fork_guard(),
             "must run before any id"
         )
     });
 }
 
-/// A block source that leases on the minting thread only (no prefetch
-/// thread), for the matrix's raw-clone cell: a copy made while a prefetch
-/// thread is inside SQLite has SQLite's global mutexes locked, and a raw
-/// `clone` runs no fork handler, so the store's fork gate
-/// (`src/sequence/fork_gate.rs`) cannot hold SQLite's calls off it. The
-/// cells join the minting threads before they copy the process.
-pub struct Inline<B>(pub B);
+/// A pipe for `u64`s between a process and its forked copy (both keep
+/// both ends). A read waits at most [`PIPE_LIMIT`] for the other side, so
+/// a copy that hangs fails the test instead of blocking it.
+pub struct Pipe {
+    read: libc::c_int,
+    write: libc::c_int,
+}
 
-impl<B: kuuid::sequence::BlockSource> kuuid::sequence::BlockSource for Inline<B> {
-    fn lease(&self, len: u64) -> Result<u64, kuuid::sequence::Error> {
-        self.0.lease(len)
+/// How long [`Pipe`] reads wait: generous, a hang rather than slowness.
+pub const PIPE_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl Pipe {
+    pub fn new() -> Self {
+        let mut fds = [0; 2];
+        // SAFETY: pipe(2) writes two fds into the array we own.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0, "pipe");
+        Pipe {
+            read: fds[0],
+            write: fds[1],
+        }
     }
 
-    fn prefetch_in_background(&self) -> bool {
-        false
+    /// Sends one value.
+    pub fn send(&self, v: u64) {
+        self.write_bytes(&v.to_le_bytes());
+    }
+
+    /// Sends a count, then the values.
+    pub fn send_all(&self, vs: &[u64]) {
+        self.send(vs.len() as u64);
+        for &v in vs {
+            self.send(v);
+        }
+    }
+
+    /// Receives one value.
+    pub fn recv(&self) -> u64 {
+        let mut b = [0u8; 8];
+        self.read_bytes(&mut b);
+        u64::from_le_bytes(b)
+    }
+
+    /// Receives what [`send_all`](Self::send_all) sent.
+    pub fn recv_all(&self) -> Vec<u64> {
+        let n = self.recv();
+        (0..n).map(|_| self.recv()).collect()
+    }
+
+    fn write_bytes(&self, mut b: &[u8]) {
+        while !b.is_empty() {
+            // SAFETY: writes bytes we own to our pipe.
+            let n = unsafe { libc::write(self.write, b.as_ptr().cast(), b.len()) };
+            assert!(n > 0, "pipe write: {}", std::io::Error::last_os_error());
+            b = &b[n as usize..];
+        }
+    }
+
+    fn read_bytes(&self, mut b: &mut [u8]) {
+        while !b.is_empty() {
+            let mut p = libc::pollfd {
+                fd: self.read,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let ms = PIPE_LIMIT.as_millis() as libc::c_int;
+            // SAFETY: polls one pollfd we own.
+            let ready = unsafe { libc::poll(&mut p, 1, ms) };
+            if ready < 0
+                && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+            {
+                continue;
+            }
+            assert!(
+                ready > 0,
+                "nothing on the pipe for {PIPE_LIMIT:?}: the other side hangs"
+            );
+            // SAFETY: reads into a buffer we own.
+            let n = unsafe { libc::read(self.read, b.as_mut_ptr().cast(), b.len()) };
+            assert!(n > 0, "pipe read: {}", std::io::Error::last_os_error());
+            b = &mut b[n as usize..];
+        }
+    }
+}
+
+impl Drop for Pipe {
+    fn drop(&mut self) {
+        // SAFETY: closes the fds we own.
+        unsafe {
+            libc::close(self.read);
+            libc::close(self.write);
+        }
     }
 }

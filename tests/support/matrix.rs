@@ -88,6 +88,35 @@ impl Source {
         self == Source::SeqMemory
     }
 
+    /// The error a copy made by `how` may get instead of ids, though the
+    /// source does not refuse every copy: SQLite's `CopiedMidCall` when a
+    /// raw clone (which runs no fork handler, so nothing waits) copies the
+    /// prefetch thread inside SQLite.
+    pub fn may_refuse(self, how: Copy) -> Option<&'static str> {
+        #[cfg(feature = "rusqlite")]
+        if self == Source::SeqSqlite && how == Copy::RawClone {
+            return Some(
+                "this process was copied (fork or clone) while its parent was inside a SQLite call",
+            );
+        }
+        let _ = how;
+        None
+    }
+
+    /// Whether the source keeps its state in a database, which a process
+    /// can close and open again (the reopen cells).
+    pub fn has_a_store(self) -> bool {
+        #[cfg(feature = "rusqlite")]
+        if self == Source::SeqSqlite {
+            return true;
+        }
+        #[cfg(feature = "postgres")]
+        if self == Source::SeqPostgres {
+            return true;
+        }
+        false
+    }
+
     /// Whether one thread's single ids are documented to increase (across
     /// clock steps too).
     pub fn ordered_on_a_thread(self) -> bool {
@@ -139,20 +168,16 @@ fn seq_memory() -> &'static Seq<kuuid::sequence::MemoryCounters> {
     })
 }
 
-/// Leased inline (`common::Inline`): see there why (a raw clone).
+/// As users run it: the prefetch thread leases in the background, so a
+/// copy may be made while it is inside SQLite (see [`Source::may_refuse`]).
 #[cfg(feature = "rusqlite")]
-type SqliteSeq = kuuid::sequence::Sequence<
-    crate::common::Inline<kuuid::sequence::Counter<kuuid::sequence::SqliteCounters>>,
->;
-
-#[cfg(feature = "rusqlite")]
-fn seq_sqlite() -> &'static SqliteSeq {
-    static S: OnceLock<SqliteSeq> = OnceLock::new();
+fn seq_sqlite() -> &'static Seq<kuuid::sequence::SqliteCounters> {
+    static S: OnceLock<Seq<kuuid::sequence::SqliteCounters>> = OnceLock::new();
     S.get_or_init(|| {
         let path = scratch_dir().join("counters.sqlite");
         let store = kuuid::sequence::SqliteCounters::open(path).unwrap();
         let counter = kuuid::sequence::Counter::new(store, "matrix");
-        kuuid::sequence::Sequence::new(crate::common::Inline(counter), 500).unwrap()
+        kuuid::sequence::Sequence::new(counter, 500).unwrap()
     })
 }
 
@@ -174,7 +199,7 @@ const SCRATCH_PREFIX: &str = "kuuid-matrix-";
 /// A directory for this test process. A test binary has no teardown, so
 /// each run leaves its own behind and removes those of processes that are
 /// gone (about 600 KiB each, one per run otherwise).
-fn scratch_dir() -> &'static Path {
+pub fn scratch_dir() -> &'static Path {
     static D: OnceLock<PathBuf> = OnceLock::new();
     D.get_or_init(|| {
         let tmp = std::env::temp_dir();
@@ -545,22 +570,22 @@ pub mod cells {
     /// child forked after the first step mints too. Returns the parent's
     /// ids, the child's, and the parent's forking thread's single ids in
     /// the order minted (for the order check of ordered sources).
-    #[cfg(feature = "__test-clock")]
+    #[cfg(feature = "__test-hooks")]
     pub fn clock_step_back(src: Source) -> (Minted, Vec<Minted>, Vec<Vec<u8>>) {
         let mut parent = Minted::default();
         let mut singles = Minted::default();
         singles.singles(src, N);
         parent.bulk(src, N);
-        kuuid::__test_clock::shift(-1_500);
+        kuuid::__test_hooks::shift(-1_500);
         // N + 3: the thread's caches are part used when it forks.
         singles.singles(src, N + 3);
         let child = in_a_copy(Copy::Fork, || child_work(src, First::OtherThread, false));
         parent.on_a_thread(src, N);
-        kuuid::__test_clock::shift(-3_600_000);
+        kuuid::__test_hooks::shift(-3_600_000);
         singles.singles(src, N);
         parent.bulk(src, N);
         parent.on_a_thread(src, N);
-        kuuid::__test_clock::shift(0);
+        kuuid::__test_hooks::shift(0);
         singles.singles(src, N);
         let order = singles.ids.clone();
         parent.extend(singles);

@@ -2,6 +2,9 @@
 //! test-only switch that must be thrown before the process's first id, so
 //! they have a binary of their own, whose every test throws it first), where
 //! copies must repeat ids, and restored clones that call `reseed()` must not.
+//! It needs the test hooks (feature `__test-hooks`; the test command has
+//! every feature).
+#![cfg(feature = "__test-hooks")]
 
 #[path = "../support/child.rs"]
 mod child;
@@ -11,6 +14,9 @@ mod clone_alloc;
 mod common;
 #[path = "../support/matrix.rs"]
 mod matrix;
+#[cfg(any(feature = "rusqlite", feature = "postgres"))]
+#[path = "../support/reopen.rs"]
+mod reopen;
 #[path = "../support/server.rs"]
 mod server;
 

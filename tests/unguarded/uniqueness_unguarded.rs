@@ -10,6 +10,8 @@
 #![cfg(target_os = "linux")]
 
 use crate::matrix;
+#[cfg(any(feature = "rusqlite", feature = "postgres"))]
+use crate::reopen::{self, Reopen};
 
 use crate::common::guard_off;
 use kuuid::couch::Algorithm;
@@ -110,7 +112,7 @@ fn controls_raw_clone() {
     });
 }
 
-#[cfg(feature = "__test-clock")]
+#[cfg(feature = "__test-hooks")]
 #[test]
 fn controls_clock_stepped_back() {
     // The child's first mint is another thread's, as in fork (b).
@@ -118,6 +120,43 @@ fn controls_clock_stepped_back() {
         let (p, copies, _) = cells::clock_step_back(src);
         (p, copies)
     });
+}
+
+#[cfg(any(feature = "rusqlite", feature = "postgres"))]
+/// The reopen cells' control: with the guard off, a SQLite store's copy
+/// keeps the connections it inherited, and a connection it opens on the
+/// same file takes no real lock; once the parent closes its own, the
+/// copies repeat. (PostgreSQL keeps no such state in the process: its
+/// copies cannot repeat there, guard or not.)
+fn control_reopen(cell: &str, how: Reopen) {
+    guard_off();
+    let _one_at_a_time = serial();
+    #[cfg(feature = "rusqlite")]
+    {
+        let src = Source::SeqSqlite;
+        let found = (0..TRIES).any(|_| {
+            let (p, copies) = reopen::reopen(src, how, matrix::scratch_dir()).unwrap();
+            let refs: Vec<&Minted> = copies.iter().collect();
+            repeats(src, &all_ids(&p, &refs)) > 0
+        });
+        assert!(
+            found,
+            "{cell}: with the guard off, SQLite found no repeat in {TRIES} tries"
+        );
+    }
+    let _ = (cell, how);
+}
+
+#[cfg(any(feature = "rusqlite", feature = "postgres"))]
+#[test]
+fn controls_the_parent_reopens_its_store() {
+    control_reopen("parent reopens", Reopen::InTheParent);
+}
+
+#[cfg(any(feature = "rusqlite", feature = "postgres"))]
+#[test]
+fn controls_a_new_process_opens_the_store() {
+    control_reopen("new process opens", Reopen::ByANewProcess);
 }
 
 #[test]

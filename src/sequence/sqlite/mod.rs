@@ -1,15 +1,22 @@
 //! Counters in a SQLite file (feature `rusqlite`): the embedded default.
 
 use std::collections::HashMap;
+use std::mem::ManuallyDrop;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::{Arc, PoisonError};
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 
-use super::connection::PerProcess;
 use super::counter::CounterStore;
 use super::error::{BoxError, Error, SchemaError};
 use super::layout::{Layout, LayoutMismatch, Row};
+
+mod fork;
+
+use fork::{Inside, Slot};
+#[cfg(feature = "__test-hooks")]
+pub(crate) use fork::{busy_waits, hold};
 
 /// The table, as SQLite reports its columns (`PRAGMA table_info`).
 const COLUMNS: [(&str, &str); 4] = [
@@ -30,6 +37,20 @@ const COLUMNS: [(&str, &str); 4] = [
 /// block is used. Processes sharing the file take turns (a busy timeout of
 /// 30 s, or the one given to [`SqliteCounters::open_with_busy_timeout`]).
 ///
+/// # Fork
+///
+/// A forked child (or a raw `clone`) leases on connections of its own: its
+/// first SQLite call closes every store connection it inherited, then
+/// opens its own, so SQLite's per-process lock tables there describe the
+/// child's locks only. `fork()` waits for this crate's SQLite calls in
+/// flight, at most half a second (calls waiting for another process's lock
+/// step out at once and go on after the fork); a child made while a call
+/// was still inside (that wait ran out, a raw clone, a fork from a signal
+/// handler that interrupted a lease) gets [`Error::CopiedMidCall`] from
+/// every SQLite store. A SQLite connection of your own to the counters'
+/// file, open across a fork, defeats SQLite's locking in the child (SQLite
+/// says: never carry a connection across `fork`); close it first.
+///
 /// ```
 /// use kuuid::sequence::{Counter, Sequence, SqliteCounters};
 /// let path = std::env::temp_dir().join(format!("kuuid-doc-{}.db", std::process::id()));
@@ -43,18 +64,28 @@ const COLUMNS: [(&str, &str); 4] = [
 pub struct SqliteCounters {
     path: PathBuf,
     busy_timeout: Duration,
-    conn: PerProcess<Conn>,
+    conn: Arc<Slot>,
 }
 
 /// How long a call waits for another process's transaction by default.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A connection and the counters whose layout it has checked (a layout
-/// row never changes once written).
+/// A connection, the process that opened it, and the counters whose layout
+/// it has checked (a layout row never changes once written). Dropped, it
+/// leaks its connection: only [`Conn::close`], inside the fork gate, closes
+/// one (a poisoned copy must never call SQLite).
 #[derive(Debug)]
 struct Conn {
-    db: Connection,
+    pid: u32,
+    db: ManuallyDrop<Connection>,
     checked: HashMap<String, Layout>,
+}
+
+impl Conn {
+    /// Closes the connection (inside the gate).
+    fn close(self) {
+        drop(ManuallyDrop::into_inner(self.db));
+    }
 }
 
 impl SqliteCounters {
@@ -84,10 +115,10 @@ impl SqliteCounters {
         let store = SqliteCounters {
             path: path.as_ref().to_owned(),
             busy_timeout,
-            conn: PerProcess::new(),
+            conn: Arc::default(),
         };
-        let _inside = super::fork_gate::inside();
-        store.conn.with(|| store.connect(), |_| Ok(()))?;
+        fork::register(&store.conn, &Inside::enter()?);
+        store.call(|_| Ok(()))?;
         Ok(store)
     }
 
@@ -96,10 +127,46 @@ impl SqliteCounters {
         &self.path
     }
 
-    fn connect(&self) -> Result<Conn, Error> {
+    /// Runs `f` on this process's connection (opened first if needed),
+    /// through the fork gate, waiting for other processes' locks until the
+    /// busy timeout. A call that stepped out for a fork goes again after
+    /// it, with what is left of the timeout.
+    fn call<R>(&self, f: impl Fn(&mut Conn) -> Result<R, BoxError>) -> Result<R, Error> {
+        let deadline = Instant::now() + self.busy_timeout;
+        loop {
+            let inside = Inside::enter()?;
+            let (result, stepped_out) = fork::with_deadline(deadline, || {
+                let mut slot = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
+                if slot.as_ref().is_some_and(|c| c.pid != inside.pid()) {
+                    if !crate::sys::fork_guard_disabled() {
+                        // The gate closed every inherited connection: one
+                        // here means this process must not trust SQLite.
+                        return Err(Error::CopiedMidCall);
+                    }
+                    // The negative control: leak it, as the store once did.
+                    drop(slot.take());
+                }
+                if slot.is_none() {
+                    *slot = Some(self.connect(inside.pid())?);
+                }
+                f(slot.as_mut().expect("connected above")).map_err(Error::from_store)
+            });
+            if inside.copied() {
+                // A fork from a signal handler copied this call mid-way:
+                // what it returned belongs to the parent.
+                return Err(Error::CopiedMidCall);
+            }
+            match result {
+                Err(_) if stepped_out => continue,
+                other => return other,
+            }
+        }
+    }
+
+    fn connect(&self, pid: u32) -> Result<Conn, Error> {
         let store = |e: rusqlite::Error| Error::Store(Box::new(e));
         let db = Connection::open(&self.path).map_err(store)?;
-        db.busy_timeout(self.busy_timeout).map_err(store)?;
+        db.busy_handler(Some(fork::busy)).map_err(store)?;
         // Switching a new file to WAL while another process does the same
         // fails at once with SQLITE_BUSY (SQLite calls no busy handler
         // there): retry every 10 ms for as long as the busy timeout.
@@ -118,7 +185,7 @@ impl SqliteCounters {
                     )
                 });
             match setup {
-                Err(e) if is_busy(&e) && tries < max_tries => {
+                Err(e) if is_busy(&e) && tries < max_tries && !fork::step_out() => {
                     tries += 1;
                     std::thread::sleep(Duration::from_millis(10));
                 }
@@ -127,9 +194,26 @@ impl SqliteCounters {
         }
         check_columns(&db)?;
         Ok(Conn {
-            db,
+            pid,
+            db: ManuallyDrop::new(db),
             checked: HashMap::new(),
         })
+    }
+}
+
+impl Drop for SqliteCounters {
+    fn drop(&mut self) {
+        // Closed inside the gate; in a poisoned copy, left open (leaked).
+        if let Ok(_inside) = Inside::enter()
+            && let Some(conn) = self
+                .conn
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+                .filter(|c| c.pid == _inside.pid())
+        {
+            conn.close();
+        }
     }
 }
 
@@ -209,34 +293,30 @@ impl CounterStore for SqliteCounters {
     ) -> Result<Option<u64>, BoxError> {
         // The callers check these against `max_value`.
         let [first, len, limit] = [first, len, limit].map(|v| v as i64);
-        // SQLite's global mutexes must not be held at a fork (fork_gate).
-        let _inside = super::fork_gate::inside();
-        let old = self.conn.with(
-            || self.connect().map_err(BoxError::from),
-            |conn| {
-                let tx = conn
-                    .db
-                    .transaction_with_behavior(TransactionBehavior::Immediate)?;
-                let known = conn.checked.get(row.name) == Some(&row.layout);
-                if !known {
-                    check_layout(&tx, row)?;
-                }
-                let mut old = lease(&tx, row, len, limit)?;
-                if old.is_none() {
-                    // No row yet (or used up): create it if missing, then again.
-                    tx.execute(
-                        "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name, shard) DO NOTHING",
-                        (row.name, row.shard as i64, first, row.layout.to_string()),
-                    )?;
-                    old = lease(&tx, row, len, limit)?;
-                }
-                tx.commit()?;
-                if !known {
-                    conn.checked.insert(row.name.to_owned(), row.layout);
-                }
-                Ok::<_, BoxError>(old)
-            },
-        )?;
+        let old = self.call(|conn| {
+            let tx = conn
+                .db
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let known = conn.checked.get(row.name) == Some(&row.layout);
+            if !known {
+                check_layout(&tx, row)?;
+            }
+            let mut old = lease(&tx, row, len, limit)?;
+            if old.is_none() {
+                // No row yet (or used up): create it if missing, then again.
+                tx.execute(
+                    "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name, shard) DO NOTHING",
+                    (row.name, row.shard as i64, first, row.layout.to_string()),
+                )?;
+                old = lease(&tx, row, len, limit)?;
+            }
+            tx.commit()?;
+            if !known {
+                conn.checked.insert(row.name.to_owned(), row.layout);
+            }
+            Ok(old)
+        })
+        .map_err(Error::into_store)?;
         Ok(old.map(|v| v as u64))
     }
 
@@ -257,14 +337,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let store = SqliteCounters::open(dir.join("c.sqlite")).unwrap();
         let level: i64 = store
-            .conn
-            .with(
-                || store.connect(),
-                |c| {
-                    c.db.query_row("PRAGMA synchronous", [], |r| r.get(0))
-                        .map_err(|e| Error::Store(Box::new(e)))
-                },
-            )
+            .call(|c| Ok(c.db.query_row("PRAGMA synchronous", [], |r| r.get(0))?))
             .unwrap();
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(level, 2, "PRAGMA synchronous reads {level}, not FULL (2)");
