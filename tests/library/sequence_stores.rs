@@ -435,15 +435,18 @@ fn a_postgres_lease_that_gets_no_answer_times_out() {
     let Some(url) = crate::server::address("KUUID_PG_URL") else {
         return;
     };
+    let (schema, scoped) = own_schema(&url, "timeout", "");
     let store =
-        kuuid::sequence::PostgresCounters::connect_with_timeout(&url, Duration::from_secs(1))
+        kuuid::sequence::PostgresCounters::connect_with_timeout(&scoped, Duration::from_secs(1))
             .unwrap();
     let counter = Counter::new(store, fresh("timeout"));
     let before = counter.lease(10).unwrap();
     let mut locker = admin(&url);
     let mut tx = locker.transaction().unwrap();
-    tx.batch_execute("LOCK TABLE kuuid_counters IN ACCESS EXCLUSIVE MODE")
-        .unwrap();
+    tx.batch_execute(&format!(
+        "LOCK TABLE {schema}.kuuid_counters IN ACCESS EXCLUSIVE MODE"
+    ))
+    .unwrap();
     let t = Instant::now();
     let err = counter.lease(10).unwrap_err().to_string();
     let waited = t.elapsed();
@@ -451,9 +454,110 @@ fn a_postgres_lease_that_gets_no_answer_times_out() {
         err.contains("statement timeout") && err.contains("PostgreSQL at"),
         "{err}"
     );
-    // The first try and the retry on a new connection, a second each.
+    // The server ends it at the timeout, a second (the connection stays
+    // sound, so no retry); bounded generously for a loaded machine.
     assert!(waited < Duration::from_secs(10), "{waited:?}");
     tx.rollback().unwrap();
     let after = counter.lease(10).unwrap();
+    admin(&url)
+        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+        .unwrap();
     assert!(after >= before + 10, "{after} after {before}");
+}
+
+/// A fresh schema for a test that locks the counters' table (so that it
+/// blocks no other test, and none blocks it), and `url` scoped to it with
+/// `more` libpq options besides.
+#[cfg(feature = "postgres")]
+fn own_schema(url: &str, tag: &str, more: &str) -> (String, String) {
+    let schema = format!("{tag}{}", std::process::id());
+    admin(url)
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
+        .unwrap();
+    let options = format!("-csearch_path={schema} {more}");
+    (schema.clone(), with_option(url, "options", options.trim()))
+}
+
+/// Backends of `app` still running a statement (waiting on a lock).
+#[cfg(feature = "postgres")]
+fn running(a: &mut postgres::Client, app: &str) -> i64 {
+    a.query_one(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND state = 'active'",
+        &[&app],
+    )
+    .unwrap()
+    .get(0)
+}
+
+/// Leases that time out against a table another session keeps locked
+/// leave no backend of ours waiting on the server: four leases, and then
+/// none running. `server_timeout`: whether the server's own
+/// `statement_timeout` may end them (the store sets it), or the string
+/// turns it off (`options=-c statement_timeout=0`) so that only the
+/// client's cancel request can (two leases then, each tried twice: the
+/// client waits out its grace second on each try).
+#[cfg(feature = "postgres")]
+fn timed_out_leases_leave_nothing_running(server_timeout: bool) {
+    let Some(url) = crate::server::address("KUUID_PG_URL") else {
+        return;
+    };
+    let app = format!("kuuid-left-{}-{server_timeout}", std::process::id());
+    let more = if server_timeout {
+        ""
+    } else {
+        "-c statement_timeout=0"
+    };
+    let (schema, scoped) = own_schema(&url, &format!("left{server_timeout}"), more);
+    let scoped = with_option(&scoped, "application_name", &app);
+    let store = kuuid::sequence::PostgresCounters::connect_with_timeout(
+        &scoped,
+        Duration::from_millis(500),
+    )
+    .unwrap();
+    let counter = Counter::new(store, fresh("left"));
+    counter.lease(10).unwrap();
+    let mut a = admin(&url);
+    let mut locker = admin(&url);
+    let mut tx = locker.transaction().unwrap();
+    tx.batch_execute(&format!(
+        "LOCK TABLE {schema}.kuuid_counters IN ACCESS EXCLUSIVE MODE"
+    ))
+    .unwrap();
+    for _ in 0..if server_timeout { 4 } else { 2 } {
+        assert!(counter.lease(10).is_err(), "a lease got past the lock");
+    }
+    // The server ends a cancelled statement a moment after the request:
+    // wait for it, bounded generously (the lock is held until the end, so
+    // a statement left running would still be there).
+    let start = Instant::now();
+    let mut left = running(&mut a, &app);
+    while left != 0 && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+        left = running(&mut a, &app);
+    }
+    tx.rollback().unwrap();
+    a.batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+        .unwrap();
+    assert_eq!(
+        left, 0,
+        "{left} statements of ours still running after the leases failed"
+    );
+    assert_eq!(
+        left, 0,
+        "{left} statements of ours still running after the leases failed"
+    );
+}
+
+#[cfg(feature = "postgres")]
+#[test]
+fn timed_out_postgres_leases_leave_nothing_running() {
+    timed_out_leases_leave_nothing_running(true);
+}
+
+#[cfg(feature = "postgres")]
+#[test]
+fn timed_out_postgres_leases_are_cancelled_without_a_server_timeout() {
+    timed_out_leases_leave_nothing_running(false);
 }

@@ -2,10 +2,11 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::{CancelToken, Client, NoTls};
 
 use super::connection::PerProcess;
 use super::counter::CounterStore;
@@ -55,6 +56,13 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 /// server that accepts and never answers fails the lease instead of
 /// hanging it; errors name the host and port.
 ///
+/// **Nothing left running.** The statement timeout is set on the server
+/// (`statement_timeout`, unless `options` in the string sets one), which
+/// ends a statement waiting on a lock itself; a statement the server does
+/// not answer for a second longer is cancelled (a cancel request) before
+/// the connection is given up. A failed lease leaves no statement of this
+/// store waiting on the server.
+///
 /// **TLS** (feature `postgres-tls`: rustls on ring, no system OpenSSL) as
 /// libpq's `sslmode` says: `disable` plain; `allow`/`prefer` (the default)
 /// TLS when the server offers it, nothing checked; `require` TLS, nothing
@@ -88,12 +96,26 @@ pub struct PostgresCounters {
     conn: PerProcess<Conn>,
 }
 
+/// How much longer than the server's `statement_timeout` the client waits
+/// for an answer: the server's own cancellation normally comes first, with
+/// its error, and leaves the connection usable.
+const CLIENT_GRACE: Duration = Duration::from_secs(1);
+
+/// Sends a cancel request for the statement running on a connection, over
+/// the connection's own TLS settings.
+type Cancel = Box<
+    dyn Fn(CancelToken) -> Pin<Box<dyn Future<Output = Result<(), tokio_postgres::Error>> + Send>>
+        + Send
+        + Sync,
+>;
+
 /// A connection on a one-thread runtime of its own, and the counters
 /// whose layout it has checked (a layout row never changes once written).
 struct Conn {
     runtime: tokio::runtime::Runtime,
     /// Shared with the statement futures, which must not borrow `Conn`.
     client: Arc<Client>,
+    cancel: Cancel,
     checked: HashMap<String, Layout>,
     /// A statement timed out: the connection's state is unknown.
     timed_out: bool,
@@ -185,7 +207,7 @@ impl PostgresCounters {
             .unwrap_or(config::DEFAULT_CONNECT_TIMEOUT);
         // The driver's own timeout covers the socket's connect only: the
         // whole handshake gets one here.
-        let client = match self.target.ssl {
+        let (client, cancel) = match self.target.ssl {
             config::SslMode::Disable => self.handshake(&runtime, connect_timeout, NoTls),
             #[cfg(feature = "postgres-tls")]
             mode => {
@@ -199,6 +221,7 @@ impl PostgresCounters {
         let mut conn = Conn {
             runtime,
             client: Arc::new(client),
+            cancel,
             checked: HashMap::new(),
             timed_out: false,
         };
@@ -209,18 +232,30 @@ impl PostgresCounters {
     /// Connects with `tls` under `timeout` (the driver's own covers the
     /// socket's connect only: the whole handshake gets one here), and
     /// leaves the connection's task on `runtime`, which drives it whenever
-    /// a statement is waited for.
+    /// a statement is waited for. Also returns how to cancel a statement
+    /// on it (a new connection, with the same TLS settings).
     fn handshake<T>(
         &self,
         runtime: &tokio::runtime::Runtime,
         timeout: Duration,
         tls: T,
-    ) -> Result<Client, Error>
+    ) -> Result<(Client, Cancel), Error>
     where
-        T: tokio_postgres::tls::MakeTlsConnect<tokio_postgres::Socket> + 'static,
+        T: tokio_postgres::tls::MakeTlsConnect<tokio_postgres::Socket>
+            + Clone
+            + Send
+            + Sync
+            + 'static,
         T::Stream: Send + 'static,
+        T::TlsConnect: Send,
+        <T::TlsConnect as tokio_postgres::tls::TlsConnect<tokio_postgres::Socket>>::Future: Send,
     {
         let store = |e: BoxError| Error::Store(self.at(e));
+        let cancel_tls = tls.clone();
+        let cancel: Cancel = Box::new(move |token| {
+            let tls = cancel_tls.clone();
+            Box::pin(async move { token.cancel_query(tls).await })
+        });
         // The timer is made inside the runtime (it needs its clock).
         let connected = runtime.block_on(async {
             tokio::time::timeout(timeout, self.target.config.connect(tls)).await
@@ -236,11 +271,16 @@ impl PostgresCounters {
         runtime.spawn(async move {
             let _ = connection.await;
         });
-        Ok(client)
+        Ok((client, cancel))
     }
 
     /// Runs one statement's future (on a handle of `conn.client`) under
-    /// the timeout.
+    /// the timeout. The server ends the statement itself at the timeout
+    /// (its `statement_timeout`, set by [`setup`](Self::setup)); if no
+    /// answer comes [`CLIENT_GRACE`] later, the client asks the server to
+    /// cancel it before giving the connection up, so that no statement of
+    /// ours is left waiting there (a backend whose client is gone goes on
+    /// waiting for its lock: PostgreSQL notices only when it writes).
     fn wait<T>(
         &self,
         conn: &mut Conn,
@@ -248,24 +288,68 @@ impl PostgresCounters {
     ) -> Result<T, BoxError> {
         match conn
             .runtime
-            .block_on(async { tokio::time::timeout(self.timeout, f).await })
+            .block_on(async { tokio::time::timeout(self.timeout + CLIENT_GRACE, f).await })
         {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(self.at(e)),
             Err(_) => {
                 conn.timed_out = true;
+                let sent = self.cancel(conn);
                 Err(self.at(format!(
-                    "no answer within the statement timeout ({:?})",
-                    self.timeout
+                    "no answer within the statement timeout ({:?}); {}",
+                    self.timeout,
+                    match sent {
+                        Ok(()) => "asked the server to cancel it".to_owned(),
+                        Err(e) => format!("could not ask the server to cancel it: {e}"),
+                    }
                 )))
             }
         }
     }
 
-    /// Durable commits, the table (created when missing), its columns.
+    /// Asks the server to cancel the statement running on `conn`, waiting
+    /// at most the connect timeout (capped at the statement timeout).
+    fn cancel(&self, conn: &Conn) -> Result<(), String> {
+        let limit = self
+            .target
+            .config
+            .get_connect_timeout()
+            .copied()
+            .unwrap_or(config::DEFAULT_CONNECT_TIMEOUT)
+            .min(self.timeout);
+        let request = (conn.cancel)(conn.client.cancel_token());
+        match conn
+            .runtime
+            .block_on(async { tokio::time::timeout(limit, request).await })
+        {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer within {limit:?}")),
+        }
+    }
+
+    /// Durable commits, the server's own statement timeout (unless the
+    /// connection string sets one in `options`), the table (created when
+    /// missing), its columns.
     fn setup(&self, conn: &mut Conn) -> Result<(), BoxError> {
         let c = conn.client.clone();
-        self.wait(conn, c.batch_execute("SET synchronous_commit = on"))?;
+        let user_set = self
+            .target
+            .config
+            .get_options()
+            .is_some_and(|o| o.contains("statement_timeout"));
+        let timeout = if user_set {
+            String::new()
+        } else {
+            format!(
+                "; SET statement_timeout = {}",
+                self.timeout.as_millis().max(1)
+            )
+        };
+        self.wait(
+            conn,
+            c.batch_execute(&format!("SET synchronous_commit = on{timeout}")),
+        )?;
         let row = self.wait(
             conn,
             c.query_one("SELECT to_regclass('kuuid_counters') IS NOT NULL", &[]),
