@@ -16,7 +16,11 @@ use crate::generate::Sink;
 #[derive(Args)]
 pub struct SeqArgs {
     /// The database: sqlite:PATH (created if missing) or a PostgreSQL
-    /// connection string (postgres://... or host=... user=...).
+    /// connection string as libpq reads it (postgres://... or host=...
+    /// user=...; PG* variables, ~/.pgpass and the sslmode, sslrootcert,
+    /// sslcert and sslkey keys too). Server settings go in options, e.g. a
+    /// lock timeout: "host=db user=app options='-c lock_timeout=5s'" or
+    /// "postgres://app@db/app?options=-c%20lock_timeout%3D5s".
     #[arg(long, value_name = "DB")]
     db: String,
     /// The counter's name (not empty).
@@ -31,9 +35,9 @@ pub struct SeqArgs {
     #[arg(long, value_name = "B",
           value_parser = clap::value_parser!(u64).range(1..))]
     block: Option<u64>,
-    /// Seconds a lease waits while another process writes the SQLite file
-    /// (default 30); then the run fails with "database is locked". For
-    /// PostgreSQL, set lock_timeout in the connection string instead.
+    /// Whole seconds a lease waits while another process writes the SQLite
+    /// file (default 30); then the run fails with "database is locked". For
+    /// PostgreSQL, put options='-c lock_timeout=5s' in --db instead.
     #[arg(long, value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(0..=86_400))]
     busy_timeout: Option<u64>,

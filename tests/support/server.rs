@@ -81,6 +81,8 @@ fn record(var: &str, found: &Result<(String, String), String>) {
         "KUUID_COUCH_URL" => "CouchDB",
         "KUUID_NPM_DIR" => "npm kuuid",
         "KUUID_PG_TLS" | "KUUID_PG_TLS_ROOT" | "KUUID_PG_TLS_OTHER_ROOT" => "PostgreSQL over TLS",
+        "KUUID_PG_TLS_CLIENT_CERT" | "KUUID_PG_TLS_CLIENT_KEY" => "PostgreSQL client certificates",
+        "KUUID_PG_PASSWORD_ROLE" => "PostgreSQL password file",
         v => v,
     };
     record_as(

@@ -447,3 +447,57 @@ fn one_shot_runs_follow_on_and_waits_are_bounded() {
     let o = kuuid(&["seq", "--db", &url, "--name", "o"]);
     assert_eq!(numbers(&o), [7]);
 }
+
+/// `kuuid seq --help` gives a lock timeout for PostgreSQL in a syntax that
+/// works: taken from the help text itself, in both forms, it reaches the
+/// server (a lease against a locked table fails with the lock timeout, not
+/// the 30 s statement timeout), and a key that is not libpq's is named.
+#[test]
+fn the_helps_lock_timeout_syntax_works_on_postgres() {
+    let help = stdout(&kuuid(&["seq", "--help"]));
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let kv = "options='-c lock_timeout=5s'";
+    let url = "?options=-c%20lock_timeout%3D5s";
+    assert!(flat.contains(kv) && flat.contains(url), "{help}");
+    let Some(base) = crate::server::address("KUUID_PG_URL") else {
+        return;
+    };
+    let o = kuuid(&[
+        "seq",
+        "--db",
+        &format!("{base} lock_timeout=5s"),
+        "--name",
+        "x",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown key \"lock_timeout\""),
+        "{}",
+        stderr(&o)
+    );
+    // A table of its own, locked by another session: the lease waits
+    // for the lock timeout the string gave (here 200 ms).
+    let schema = format!("help{}", std::process::id());
+    let mut admin = postgres::Client::connect(&base, postgres::NoTls).unwrap();
+    admin
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
+        .unwrap();
+    let db = format!("{base} options='-csearch_path={schema} -c lock_timeout=200ms'");
+    let first = kuuid(&["seq", "--db", &db, "--name", "h"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let mut locker = postgres::Client::connect(&base, postgres::NoTls).unwrap();
+    let mut tx = locker.transaction().unwrap();
+    tx.batch_execute(&format!(
+        "LOCK TABLE {schema}.kuuid_counters IN ACCESS EXCLUSIVE MODE"
+    ))
+    .unwrap();
+    let o = kuuid(&["seq", "--db", &db, "--name", "h"]);
+    tx.rollback().unwrap();
+    admin
+        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("lock timeout"), "{}", stderr(&o));
+}

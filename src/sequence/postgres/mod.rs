@@ -49,8 +49,12 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 ///
 /// **Connecting as libpq does.** The string is libpq's (`host=/tmp
 /// user=app dbname=app` or a `postgres://` URL); `PGHOST`, `PGPORT`,
-/// `PGUSER`, `PGPASSWORD`, `PGDATABASE`, `PGCONNECT_TIMEOUT`, `PGAPPNAME`
-/// and `PGSSLMODE` fill what it leaves out. Connecting gives up after
+/// `PGUSER`, `PGPASSWORD`, `PGDATABASE`, `PGCONNECT_TIMEOUT`, `PGAPPNAME`,
+/// `PGSSLMODE`, `PGSSLROOTCERT`, `PGSSLCERT`, `PGSSLKEY` and `PGPASSFILE`
+/// fill what it leaves out, and a missing password comes from the password
+/// file (`~/.pgpass` by default). Server settings go in `options`
+/// (`options='-c lock_timeout=5s'`). A key libpq does not know, or a value
+/// that cannot be, is refused by name. Connecting gives up after
 /// `connect_timeout` (10 s unless set), and every statement after
 /// [`DEFAULT_STATEMENT_TIMEOUT`] (see [`connect_with_timeout`]), so a
 /// server that accepts and never answers fails the lease instead of
@@ -68,7 +72,11 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 /// TLS when the server offers it, nothing checked; `require` TLS, nothing
 /// checked unless `sslrootcert` is given (then as `verify-ca`);
 /// `verify-ca` the certificate chains to `sslrootcert` (also
-/// `PGSSLROOTCERT`); `verify-full` that and it names the host. Unlike
+/// `PGSSLROOTCERT`, `~/.postgresql/root.crt`, or `system`: the system's
+/// trust store, which makes `verify-full` the default and the only mode
+/// allowed); `verify-full` that and it names the host. A client certificate
+/// comes from `sslcert` and `sslkey` (or `~/.postgresql/postgresql.crt`
+/// and `.key`). Unlike
 /// OpenSSL, the root must be a CA: a self-signed server certificate given
 /// as its own root is refused (`CaUsedAsEndEntity`). Without the feature,
 /// `require` and the `verify-*` modes are refused at connect.
@@ -170,9 +178,10 @@ impl PostgresCounters {
         if matches!(
             target.ssl,
             config::SslMode::Require | config::SslMode::VerifyCa | config::SslMode::VerifyFull
-        ) {
+        ) || target.client_cert.is_some()
+        {
             return Err(Error::Store(
-                "sslmode require, verify-ca and verify-full need TLS: build kuuid with the postgres-tls feature".into(),
+                "sslmode require, verify-ca and verify-full, and sslcert, need TLS: build kuuid with the postgres-tls feature".into(),
             ));
         }
         let store = PostgresCounters {
@@ -211,8 +220,12 @@ impl PostgresCounters {
             config::SslMode::Disable => self.handshake(&runtime, connect_timeout, NoTls),
             #[cfg(feature = "postgres-tls")]
             mode => {
-                let tls = tls::connector(mode, self.target.root_cert.as_deref())
-                    .map_err(|e| store(e.into()))?;
+                let tls = tls::connector(
+                    mode,
+                    self.target.roots.as_ref(),
+                    self.target.client_cert.as_ref(),
+                )
+                .map_err(|e| store(e.into()))?;
                 self.handshake(&runtime, connect_timeout, tls)
             }
             #[cfg(not(feature = "postgres-tls"))]

@@ -1,0 +1,366 @@
+//! libpq's connection string, in either form (`key=value` pairs, or a
+//! `postgresql://` URL), read into checked key/value pairs: every key is
+//! one libpq knows, and an error names the key and the value at fault.
+
+/// Keys the driver reads, with libpq's meaning.
+const DRIVER: &[&str] = &[
+    "host",
+    "hostaddr",
+    "port",
+    "dbname",
+    "user",
+    "password",
+    "options",
+    "application_name",
+    "tcp_user_timeout",
+    "keepalives",
+    "keepalives_idle",
+    "keepalives_interval",
+    "keepalives_count",
+    "target_session_attrs",
+    "channel_binding",
+    "load_balance_hosts",
+];
+
+/// Keys read here rather than by the driver.
+const OURS: &[&str] = &[
+    "connect_timeout",
+    "fallback_application_name",
+    "sslmode",
+    "sslrootcert",
+    "sslcert",
+    "sslkey",
+    "passfile",
+];
+
+/// libpq's other keys: known, not supported.
+const UNSUPPORTED: &[&str] = &[
+    "service",
+    "require_auth",
+    "client_encoding",
+    "replication",
+    "gssencmode",
+    "requiressl",
+    "sslcompression",
+    "sslpassword",
+    "sslcertmode",
+    "sslcrl",
+    "sslcrldir",
+    "sslsni",
+    "sslnegotiation",
+    "requirepeer",
+    "ssl_min_protocol_version",
+    "ssl_max_protocol_version",
+    "krbsrvname",
+    "gsslib",
+    "gssdelegation",
+];
+
+/// How to pass a server setting, for the unknown-key error.
+const SERVER_SETTING_HINT: &str = "a server setting goes in options: options='-c lock_timeout=5s' \
+     (in a URL: ?options=-c%20lock_timeout%3D5s)";
+
+/// The pairs of `text`, in order, each key one libpq knows and this client
+/// reads (a later pair overrides an earlier one, as in libpq).
+pub(super) fn pairs(text: &str) -> Result<Vec<(String, String)>, String> {
+    let raw = if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+        url_pairs(text)?
+    } else {
+        kv_pairs(text)?
+    };
+    for (key, value) in &raw {
+        check(key, value)?;
+    }
+    Ok(raw)
+}
+
+/// Refuses a key this client does not read and a value it cannot hold.
+fn check(key: &str, value: &str) -> Result<(), String> {
+    if UNSUPPORTED.contains(&key) {
+        return Err(format!(
+            "connection string: {key} (libpq's) is not supported here"
+        ));
+    }
+    if !DRIVER.contains(&key) && !OURS.contains(&key) {
+        return Err(format!(
+            "connection string: unknown key {key:?} (= {value:?}); {SERVER_SETTING_HINT}"
+        ));
+    }
+    let number = |max: u64| -> Result<(), String> {
+        match value.trim().parse::<u64>() {
+            Ok(n) if n <= max => Ok(()),
+            _ => Err(format!(
+                "connection string: {key} {value:?} is not a whole number (0..={max})"
+            )),
+        }
+    };
+    match key {
+        "port" => {
+            for p in value.split(',') {
+                if !p.is_empty() && p.parse::<u16>().is_err() {
+                    return Err(format!(
+                        "connection string: port {p:?} is not a port number (1..=65535)"
+                    ));
+                }
+            }
+            Ok(())
+        }
+        "connect_timeout" | "keepalives_idle" | "keepalives_interval" => number(u32::MAX.into()),
+        "keepalives_count" | "tcp_user_timeout" => number(u32::MAX.into()),
+        "keepalives" => number(1),
+        _ => Ok(()),
+    }
+}
+
+/// `key = value` pairs: values bare, or in single quotes with `\'` and
+/// `\\` escapes.
+fn kv_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut out = Vec::new();
+    let skip_space = |i: &mut usize| {
+        while *i < b.len() && b[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    loop {
+        skip_space(&mut i);
+        if i == b.len() {
+            return Ok(out);
+        }
+        let start = i;
+        while i < b.len() && b[i] != b'=' && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let key = text[start..i].to_owned();
+        skip_space(&mut i);
+        if i == b.len() || b[i] != b'=' {
+            return Err(format!(
+                "connection string: {key:?} has no value (key=value pairs, or a postgresql:// URL)"
+            ));
+        }
+        i += 1;
+        skip_space(&mut i);
+        let mut value = String::new();
+        if i < b.len() && b[i] == b'\'' {
+            i += 1;
+            loop {
+                match b.get(i) {
+                    None => return Err(format!("connection string: {key:?} has no closing quote")),
+                    Some(b'\'') => {
+                        i += 1;
+                        break;
+                    }
+                    Some(b'\\') if i + 1 < b.len() => {
+                        let c = text[i + 1..].chars().next().expect("in bounds");
+                        value.push(c);
+                        i += 1 + c.len_utf8();
+                    }
+                    Some(_) => {
+                        let c = text[i..].chars().next().expect("in bounds");
+                        value.push(c);
+                        i += c.len_utf8();
+                    }
+                }
+            }
+        } else {
+            let v0 = i;
+            while i < b.len() && !b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            value = text[v0..i].to_owned();
+        }
+        out.push((key, value));
+    }
+}
+
+/// A URL, `postgresql://[user[:password]@][host][:port][,...][/dbname][?key=value&...]`,
+/// as the pairs it stands for (percent-escapes decoded).
+fn url_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
+    let rest = text
+        .strip_prefix("postgresql://")
+        .or_else(|| text.strip_prefix("postgres://"))
+        .expect("checked by the caller");
+    let (before_query, query) = match rest.split_once('?') {
+        Some((a, q)) => (a, Some(q)),
+        None => (rest, None),
+    };
+    let (authority, dbname) = match before_query.split_once('/') {
+        Some((a, d)) => (a, Some(d)),
+        None => (before_query, None),
+    };
+    let mut out = Vec::new();
+    let (userinfo, hosts) = match authority.rsplit_once('@') {
+        Some((u, h)) => (Some(u), h),
+        None => (None, authority),
+    };
+    if let Some(u) = userinfo {
+        let (user, password) = match u.split_once(':') {
+            Some((u, p)) => (u, Some(p)),
+            None => (u, None),
+        };
+        if !user.is_empty() {
+            out.push(("user".into(), decode(user)?));
+        }
+        if let Some(p) = password {
+            out.push(("password".into(), decode(p)?));
+        }
+    }
+    if !hosts.is_empty() {
+        let (mut names, mut ports) = (Vec::new(), Vec::new());
+        for h in hosts.split(',') {
+            let (name, port) = split_host_port(h)?;
+            names.push(decode(name)?);
+            ports.push(port.to_owned());
+        }
+        if names.iter().any(|n| !n.is_empty()) {
+            out.push(("host".into(), names.join(",")));
+        }
+        if ports.iter().any(|p| !p.is_empty()) {
+            out.push(("port".into(), ports.join(",")));
+        }
+    }
+    if let Some(d) = dbname.filter(|d| !d.is_empty()) {
+        out.push(("dbname".into(), decode(d)?));
+    }
+    for pair in query.into_iter().flat_map(|q| q.split('&')) {
+        if pair.is_empty() {
+            continue;
+        }
+        let (k, v) = pair.split_once('=').ok_or_else(|| {
+            format!("connection string: URL parameter {pair:?} has no value (key=value)")
+        })?;
+        // libpq's URL spelling of two keys.
+        let k = match k {
+            "ssl" if v == "true" => {
+                out.push(("sslmode".into(), "require".into()));
+                continue;
+            }
+            k => decode(k)?,
+        };
+        out.push((k, decode(v)?));
+    }
+    Ok(out)
+}
+
+/// `host[:port]`, the host perhaps an `[IPv6]` literal.
+fn split_host_port(h: &str) -> Result<(&str, &str), String> {
+    if let Some(rest) = h.strip_prefix('[') {
+        let (addr, after) = rest
+            .split_once(']')
+            .ok_or_else(|| format!("connection string: {h:?} has no closing ]"))?;
+        return Ok(match after.strip_prefix(':') {
+            Some(port) => (addr, port),
+            None if after.is_empty() => (addr, ""),
+            None => return Err(format!("connection string: junk after ] in {h:?}")),
+        });
+    }
+    Ok(h.split_once(':').unwrap_or((h, "")))
+}
+
+fn decode(s: &str) -> Result<String, String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = s
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| format!("connection string: bad %-escape in {s:?}"))?;
+            out.push(hex);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| format!("connection string: {s:?} is not UTF-8"))
+}
+
+/// The pairs for the driver, as one `key='value'` string it parses.
+pub(super) fn driver_string(pairs: &[(String, String)]) -> String {
+    let mut s = String::new();
+    for (k, v) in pairs.iter().filter(|(k, _)| DRIVER.contains(&k.as_str())) {
+        // libpq's keepalives_count is the driver's keepalives_retries.
+        let k = if k == "keepalives_count" {
+            "keepalives_retries"
+        } else {
+            k
+        };
+        let v = v.replace('\\', "\\\\").replace('\'', "\\'");
+        s.push_str(&format!("{k}='{v}' "));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(p: Vec<(String, String)>) -> Vec<(&'static str, String)> {
+        p.into_iter().map(|(k, v)| (&*k.leak(), v)).collect()
+    }
+
+    fn sorted(p: Vec<(String, String)>) -> Vec<(&'static str, String)> {
+        let mut p = map(p);
+        p.sort();
+        p
+    }
+
+    #[test]
+    fn both_forms_give_the_same_pairs() {
+        let kv =
+            pairs("host=db port=6543 user=u password='p w' dbname=d options='-c lock_timeout=1s'")
+                .unwrap();
+        let url = pairs("postgresql://u:p%20w@db:6543/d?options=-c%20lock_timeout%3D1s").unwrap();
+        assert_eq!(sorted(kv), sorted(url));
+    }
+
+    #[test]
+    fn urls_with_several_hosts_ipv6_and_sockets() {
+        let p = map(pairs("postgres://[::1]:1,h2:2/x").unwrap());
+        assert_eq!(
+            p,
+            [
+                ("host", "::1,h2".to_owned()),
+                ("port", "1,2".to_owned()),
+                ("dbname", "x".to_owned())
+            ]
+        );
+        let p = map(pairs("postgresql://%2Fvar%2Frun%2Fpostgresql/app").unwrap());
+        assert_eq!(p[0], ("host", "/var/run/postgresql".to_owned()));
+    }
+
+    #[test]
+    fn errors_name_the_key_and_the_value() {
+        let e = pairs("postgresql://h/d?lock_timeout=1s").unwrap_err();
+        assert!(
+            e.contains("\"lock_timeout\"") && e.contains("\"1s\""),
+            "{e}"
+        );
+        assert!(e.contains("options='-c lock_timeout=5s'"), "{e}");
+        let e = pairs("host=h lock_timeout=1s").unwrap_err();
+        assert!(e.contains("unknown key \"lock_timeout\""), "{e}");
+        let e = pairs("postgresql://h:notaport/d").unwrap_err();
+        assert!(e.contains("port \"notaport\""), "{e}");
+        let e = pairs("host=h port=99999").unwrap_err();
+        assert!(e.contains("port \"99999\""), "{e}");
+        let e = pairs("host=h keepalives=yes").unwrap_err();
+        assert!(e.contains("keepalives \"yes\""), "{e}");
+        let e = pairs("host=h service=prod").unwrap_err();
+        assert!(e.contains("service (libpq's) is not supported"), "{e}");
+        let e = pairs("host=h dbname").unwrap_err();
+        assert!(e.contains("\"dbname\" has no value"), "{e}");
+    }
+
+    #[test]
+    fn the_driver_string_quotes_every_value() {
+        let p = pairs(r"user='o\'brien' password='a\\b' sslmode=require").unwrap();
+        let s = driver_string(&p);
+        assert_eq!(s, r"user='o\'brien' password='a\\b' ");
+        let c: tokio_postgres::Config = s.parse().unwrap();
+        assert_eq!(c.get_user(), Some("o'brien"));
+        assert_eq!(c.get_password(), Some(&br"a\b"[..]));
+    }
+}
