@@ -74,13 +74,16 @@ impl fmt::Display for Error {
     }
 }
 
+/// Display is the whole message; `source` gives only what it did not
+/// print (the crate's rule, so that anyhow and eyre reports say each cause
+/// once): a wrapped error's own cause, never the wrapped error itself.
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Parse(e) => Some(e),
-            Error::Uuid(e) => Some(e),
-            Error::ObjectId(e) => Some(e),
-            Error::Time(e) => Some(e),
+            Error::Parse(e) => e.source(),
+            Error::Uuid(e) => e.source(),
+            Error::ObjectId(e) => e.source(),
+            Error::Time(e) => e.source(),
             _ => None,
         }
     }

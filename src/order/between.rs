@@ -64,10 +64,12 @@ impl fmt::Display for OrderError {
     }
 }
 
+/// Display is the whole message; `source` gives only what it did not
+/// print (see [`crate::Error`]).
 impl std::error::Error for OrderError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            OrderError::Lower(e) | OrderError::Upper(e) => Some(e),
+            OrderError::Lower(e) | OrderError::Upper(e) => e.source(),
             _ => None,
         }
     }

@@ -88,13 +88,16 @@ impl fmt::Display for Error {
     }
 }
 
+/// Display is the whole message; `source` gives only what it did not
+/// print (see [`crate::Error`]). A store's error is printed with its whole
+/// chain (drivers keep the server's words below their own), so nothing
+/// is left for `source`; the error itself is the variant's field.
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Store(e) => Some(&**e),
-            Error::Random(e) => Some(e),
-            Error::Render(e) => Some(e),
-            Error::Layout(e) => Some(e),
+            Error::Random(e) => e.source(),
+            Error::Render(e) => e.source(),
+            Error::Layout(e) => e.source(),
             _ => None,
         }
     }

@@ -53,10 +53,12 @@ impl<E: fmt::Display> fmt::Display for RetryError<E> {
     }
 }
 
+/// Display is the whole message; `source` gives only what it did not
+/// print (see [`crate::Error`]): the insert's error's own cause.
 impl<E: std::error::Error + 'static> std::error::Error for RetryError<E> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            RetryError::Insert(e) => Some(e),
+            RetryError::Insert(e) => e.source(),
             RetryError::Exhausted { .. } => None,
         }
     }

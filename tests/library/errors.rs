@@ -435,3 +435,69 @@ fn generator_is_send_and_sync() {
     fn both<T: Send + Sync>() {}
     both::<kuuid::Generator>();
 }
+
+/// The crate's rule for causes: an error's Display is the whole message,
+/// and `source()` gives only what it did not print, so that an anyhow or
+/// eyre report (each level's Display, then "Caused by" each source) says
+/// every cause once. Checked on every error type that wraps another.
+#[test]
+fn a_report_says_each_cause_once() {
+    fn check(e: &(dyn std::error::Error + 'static)) {
+        let mut said: Vec<String> = Vec::new();
+        let mut cur = Some(e);
+        while let Some(level) = cur {
+            let text = level.to_string();
+            for earlier in &said {
+                assert!(
+                    !earlier.contains(&text),
+                    "{text:?} said again after {earlier:?}"
+                );
+            }
+            said.push(text);
+            cur = level.source();
+        }
+    }
+    // kuuid::Error over each kind it wraps.
+    check(&Error::from("0".repeat(5).parse::<Kuuid>().unwrap_err()));
+    check(&Error::from("nope".parse::<kuuid::Uuid7>().unwrap_err()));
+    check(&Error::from("nope".parse::<kuuid::ObjectId>().unwrap_err()));
+    check(&kuuid::try_id("not a time").unwrap_err());
+    // CouchDB's, order keys', the sequences'.
+    check(
+        &kuuid::couch::Uuids::new(kuuid::couch::Algorithm::UtcRandom)
+            .at(u64::MAX)
+            .unwrap_err(),
+    );
+    check(&kuuid::order::key_between(Some("a0"), Some("!")).unwrap_err());
+    let driver = std::io::Error::other("db error");
+    let chained = kuuid::sequence::Error::Store(Box::new(std::io::Error::other(ChainedError(
+        "PostgreSQL at h:5432",
+        driver,
+    ))));
+    check(&chained);
+    assert!(chained.to_string().ends_with("db error"), "{chained}");
+    let render = kuuid::sequence::render::encode_decimal(1000, 2, &mut [0u8; 20]).unwrap_err();
+    check(&kuuid::sequence::Error::from(render));
+    let retry: kuuid::sequence::retry::RetryError<std::io::Error> =
+        kuuid::sequence::retry::RetryError::Insert(std::io::Error::other(ChainedError(
+            "insert",
+            std::io::Error::other("disk full"),
+        )));
+    check(&retry);
+}
+
+/// An error with a message and a cause, printed without it.
+#[derive(Debug)]
+struct ChainedError(&'static str, std::io::Error);
+
+impl std::fmt::Display for ChainedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for ChainedError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.1)
+    }
+}

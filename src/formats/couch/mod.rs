@@ -464,10 +464,12 @@ impl fmt::Display for Error {
     }
 }
 
+/// Display is the whole message; `source` gives only what it did not
+/// print (see [`crate::Error`]).
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Time(e) => Some(e),
+            Error::Time(e) => e.source(),
             _ => None,
         }
     }
