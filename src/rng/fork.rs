@@ -23,11 +23,21 @@ pub(crate) fn token_in(w: &'static AtomicU64) -> u64 {
     token_of(w, fresh_token)
 }
 
+/// The tag of a value made under no process ([`Tagged::default`],
+/// [`TaggedCell::stale`]): a value no fork word ever holds (tokens are
+/// never 0 or this; a child's word reads 0 until a token is drawn), so a
+/// stale value matches nothing, whatever it holds.
+const STALE: u64 = u64::MAX;
+
+/// `t` as a token: never 0 (a child's word before its first token) and
+/// never [`STALE`].
+fn as_token(t: u64) -> u64 {
+    t.clamp(1, STALE - 1)
+}
+
 /// A fork word as it stands, 0 included (a child whose token nobody has
 /// drawn yet): for a hot path that compares it with the tag of a value
-/// made by [`Tagged::new`] or [`Tagged::retag`], never 0, and calls
-/// [`token_in`] only when they differ. Not for a `Tagged::default()`,
-/// whose tag 0 would match a word of 0.
+/// (never 0) and calls [`token_in`] only when they differ.
 #[inline]
 pub(crate) fn current(w: &'static AtomicU64) -> u64 {
     w.load(Ordering::Relaxed)
@@ -46,19 +56,28 @@ pub(crate) fn reseed_all() {
 /// A value made under one process token: every cache of minted state
 /// (claimed blocks of ids or counter values) is one of these, or a
 /// [`TaggedCell`] where a thread-local slot holds it, so a fork or a
-/// [`crate::reseed`] makes it stale in one place and one way. Tokens are
-/// never 0, so `Tagged::default()` matches no process.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// [`crate::reseed`] makes it stale in one place and one way.
+/// `Tagged::default()` is tagged [`STALE`]: it matches no process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tagged<T> {
     token: u64,
     value: T,
+}
+
+impl<T: Default> Default for Tagged<T> {
+    fn default() -> Self {
+        Tagged {
+            token: STALE,
+            value: T::default(),
+        }
+    }
 }
 
 impl<T> Tagged<T> {
     /// `value`, made under `token`.
     #[inline]
     pub(crate) const fn new(token: u64, value: T) -> Self {
-        debug_assert!(token != 0, "tokens are never 0");
+        debug_assert!(token != 0 && token != STALE, "not a token");
         Tagged { token, value }
     }
 
@@ -86,7 +105,7 @@ impl<T> Tagged<T> {
     /// Marks the value, remade in place, as made under `token`.
     #[inline]
     pub(crate) fn retag(&mut self, token: u64) {
-        debug_assert!(token != 0, "tokens are never 0");
+        debug_assert!(token != 0 && token != STALE, "not a token");
         self.token = token;
     }
 }
@@ -102,10 +121,11 @@ pub(crate) struct TaggedCell<T: Copy> {
 }
 
 impl<T: Copy> TaggedCell<T> {
-    /// A slot whose value belongs to no process (not filled yet).
+    /// A slot whose value belongs to no process (not filled yet): it
+    /// matches no token, not even a new child's word of 0.
     pub(crate) const fn stale(value: T) -> Self {
         TaggedCell {
-            token: std::cell::Cell::new(0),
+            token: std::cell::Cell::new(STALE),
             value: std::cell::Cell::new(value),
         }
     }
@@ -201,7 +221,7 @@ pub(crate) fn fresh_token() -> u64 {
         Ok(()) => u64::from_le_bytes(b),
         Err(_) => fallback_token(),
     };
-    t.max(1)
+    as_token(t)
 }
 
 /// A token without OS randomness: the process id, the clock and a counter,
@@ -213,7 +233,7 @@ fn fallback_token() -> u64 {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let mixed = mix(u64::from(std::process::id()) << 32 ^ n)
         ^ sys::unix_millis().wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    mixed.max(1)
+    as_token(mixed)
 }
 
 /// A bijective 64-bit mixer (splitmix64's finalizer): distinct inputs stay
@@ -237,6 +257,21 @@ mod tagged_tests {
         *v.get_mut(7).unwrap() += 1;
         assert_eq!(v.get_mut(7), Some(&mut 6));
         assert!(v.get_mut(0).is_none());
+    }
+
+    /// A stale value holding something usable still serves no token: not
+    /// a new child's word (0), not any token (a stale tag 0 matched a
+    /// child's 0 before, and only a used-up value kept that harmless).
+    #[test]
+    fn a_stale_value_serves_no_token_whatever_it_holds() {
+        let c = TaggedCell::stale((5u64, 10u64));
+        let mut v = Tagged::<(u64, u64)>::default();
+        *v.value_mut() = (5, 10);
+        for token in [0, 1, 7, STALE - 1] {
+            assert_eq!(c.get(token), None, "{token}");
+            assert!(v.get_mut(token).is_none(), "{token}");
+        }
+        assert_eq!([0, 1, STALE, 42].map(as_token), [1, 1, STALE - 1, 42]);
     }
 
     #[test]

@@ -59,9 +59,9 @@ fn next_state() -> u64 {
     let word = &*words.object_id;
     BLOCK
         .try_with(|b| {
-            // The token word as it is: 0 in a new child, which matches only
-            // a block never claimed ((0, 0), so used up): no need to settle
-            // the token before the slow path.
+            // The token word as it is: 0 in a new child, which matches no
+            // block (a slot never filled is tagged with a value no word
+            // holds): no need to settle the token before the slow path.
             let seen = words.token.load(Ordering::Relaxed);
             if let Some((next, end)) = b.get(seen)
                 && next != end
