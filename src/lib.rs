@@ -84,6 +84,7 @@ mod local;
 mod monotonic;
 mod options;
 pub mod order;
+mod owner;
 mod parse;
 mod range;
 mod rng;
@@ -436,6 +437,18 @@ pub mod __test_hooks {
     #[cfg(feature = "rusqlite")]
     pub fn sqlite_busy_waits() -> u64 {
         crate::sequence::busy_waits()
+    }
+
+    /// CouchDB `sequential` takes its locked path (the one for CPUs
+    /// without a 128-bit compare-and-swap) whatever this CPU has.
+    pub fn force_locked_couch_sequential(on: bool) {
+        crate::word::FORCE_LOCKED.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Holds the lock of CouchDB `sequential`'s locked path until the guard
+    /// drops, as a thread inside a claim would.
+    pub fn hold_couch_sequential_lock() -> impl Drop {
+        crate::sys::process_words().couch_sequential.hold_lock()
     }
 
     /// Enters the SQLite stores' fork gate and stays inside until the

@@ -172,7 +172,7 @@ pub(crate) struct ProcessWords {
     /// CouchDB `sequential`: the last id's 13-byte prefix and 3-byte
     /// counter (`formats::couch`); 0 until the first, and in a child, which
     /// then draws its own prefix.
-    pub(crate) couch_sequential: CachePadded<portable_atomic::AtomicU128>,
+    pub(crate) couch_sequential: CachePadded<crate::word::SequentialWord>,
     /// CouchDB `utc_random`/`utc_id`: the last id's microseconds.
     pub(crate) couch_utc: CachePadded<AtomicU64>,
 }
@@ -187,7 +187,7 @@ impl ProcessWords {
             ticked_secs: AtomicU64::new(0),
             v7: CachePadded::new(AtomicU64::new(0)),
             object_id: CachePadded::new(AtomicU64::new(0)),
-            couch_sequential: CachePadded::new(portable_atomic::AtomicU128::new(0)),
+            couch_sequential: CachePadded::new(crate::word::SequentialWord::new()),
             couch_utc: CachePadded::new(AtomicU64::new(0)),
         }
     }
@@ -198,7 +198,7 @@ impl ProcessWords {
         self.ticked_secs.store(0, Ordering::Relaxed);
         self.v7.store(0, Ordering::Relaxed);
         self.object_id.store(0, Ordering::Relaxed);
-        self.couch_sequential.store(0, Ordering::Relaxed);
+        self.couch_sequential.clear();
         self.couch_utc.store(0, Ordering::Relaxed);
     }
 }

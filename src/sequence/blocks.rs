@@ -34,8 +34,8 @@ use std::sync::atomic::{AtomicU64, Ordering, fence};
 
 use crossbeam_utils::CachePadded;
 
-use super::owner::Owner;
 use super::wait::Backoff;
+use crate::owner::Owner;
 
 /// The longest block: a trillion values.
 pub const MAX_LEN: u64 = 1 << 40;

@@ -2,8 +2,8 @@
 
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
-use super::owner::Owner;
 use super::wait::Backoff;
+use crate::owner::Owner;
 
 /// A connection opened on first use and again in a forked child (a
 /// connection must not cross a fork: both processes would talk on one

@@ -46,7 +46,6 @@ mod error;
 mod fork_gate;
 mod layout;
 mod memory;
-mod owner;
 #[cfg(feature = "postgres")]
 mod postgres;
 pub mod render;
@@ -57,6 +56,9 @@ mod source;
 mod sqlite;
 mod wait;
 
+#[cfg(loom)]
+#[doc(hidden)]
+pub use crate::owner::Owner;
 #[doc(hidden)]
 pub use blocks::{Blocks, Claim};
 pub use counter::{Counter, CounterStore, ShardedCounter};
@@ -66,9 +68,6 @@ pub use error::{BoxError, Error, SchemaError};
 pub use fork_gate::{Entry, ForkGate, Poisoned, Registered};
 pub use layout::{Layout, LayoutMismatch, Row};
 pub use memory::{CopiedCounters, MemoryCounters};
-#[cfg(loom)]
-#[doc(hidden)]
-pub use owner::Owner;
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_STATEMENT_TIMEOUT, PostgresCounters};
 pub use source::BlockSource;

@@ -5,17 +5,15 @@
 
 use std::sync::atomic::Ordering;
 
-use portable_atomic::AtomicU128;
-
 use super::random_u128;
-use crate::word::{Word64, Word128};
+use crate::word::{SequentialWord, Word64, Word128};
 
 /// `sequential` draws a new prefix once the counter is at or past this.
 const SEQUENTIAL_LIMIT: u32 = 0xfff000;
 /// The largest step and start of the `sequential` counter (`16#ffd`).
 const SEQUENTIAL_STEP: u32 = 0xffd;
 
-pub(super) fn sequential_word() -> &'static AtomicU128 {
+pub(super) fn sequential_word() -> &'static SequentialWord {
     &crate::sys::process_words().couch_sequential
 }
 
@@ -23,7 +21,7 @@ pub(super) fn sequential_word() -> &'static AtomicU128 {
 /// a word at 0 is a new process's, and the prefix comes from this thread's
 /// generator, which the token change that follows reseeds from the OS.
 pub(crate) fn reseed() {
-    sequential_word().store(0, Ordering::Relaxed);
+    sequential_word().store(0);
 }
 
 /// A uniform draw from `1..=SEQUENTIAL_STEP` (CouchDB's `rand:uniform(16#ffd)`),
@@ -117,7 +115,8 @@ fn now_unless_ahead(last: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicU64;
+    use portable_atomic::AtomicU128;
+    use std::sync::atomic::{AtomicU64, Ordering};
 
     /// CouchDB's `utc_id_time_does_not_advance_test` and
     /// `utc_id_time_advanced_test`.

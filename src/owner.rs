@@ -2,8 +2,9 @@
 //! process id, so that a child can tell a lock its parent's thread held at
 //! the fork (that thread does not exist in the child and will never let
 //! go) from one a thread of its own holds. The sequence's installers' lock
-//! (`blocks.rs`) and the per-process connection's (`connection.rs`) are
-//! this lock.
+//! (`sequence/blocks.rs`), the per-process connection's
+//! (`sequence/connection.rs`) and CouchDB `sequential`'s word where the CPU
+//! has no 128-bit compare-and-swap (`word.rs`) are this lock.
 //!
 //! The id is written by the same compare-and-swap that takes the lock. With
 //! the lock and the id in two words (the connection's used to be a mutex,
