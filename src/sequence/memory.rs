@@ -14,7 +14,9 @@ use super::layout::{Layout, LayoutMismatch, Row};
 /// The counters belong to the process that made them: in a forked child,
 /// or after [`kuuid::reseed`](crate::reseed) (a restored copy of the
 /// process), a lease fails with [`CopiedCounters`], because the copy's
-/// counters would hand out the values the original hands out.
+/// counters would hand out the values the original hands out. After a
+/// `reseed()` they refuse for good, in that same process too (it cannot
+/// tell whether it is the original): make new counters.
 ///
 /// ```
 /// use kuuid::sequence::{Counter, MemoryCounters, Sequence};
