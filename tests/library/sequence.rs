@@ -91,12 +91,24 @@ fn the_next_block_is_leased_in_the_background_before_it_is_needed() {
         threads: Mutex::new(Vec::new()),
     });
     // Blocks of 100, each taken whole by the thread: taking one asks for
-    // the next. A consumer that spends a millisecond per value (one that
-    // does real work) leaves the prefetch thread 100 ms to lease it.
+    // the next. The consumer then waits until the prefetch thread has
+    // started that lease (a consumer doing real work between values gives
+    // it that time; a sleep here failed when a loaded machine left the
+    // prefetch thread unscheduled for its length). Needing the block
+    // before the lease ends is fine: the consumer then waits for the
+    // installers' lock and finds the block installed.
     let seq = Sequence::new(watched.clone(), 100).unwrap();
-    for _ in 0..400 {
+    let patience = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    for i in 0..400u64 {
         seq.next().unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(1));
+        if i % 100 == 0 {
+            // Block i / 100 taken (the first leased inline): the next one's
+            // lease is the (i / 100 + 2)-th.
+            while watched.leases.load(Ordering::Relaxed) < i / 100 + 2 {
+                assert!(std::time::Instant::now() < patience, "no prefetch in 60 s");
+                std::thread::yield_now();
+            }
+        }
     }
     let threads = watched.threads.lock().unwrap().clone();
     assert!(threads.len() >= 4, "{threads:?}");
