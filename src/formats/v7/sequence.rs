@@ -106,8 +106,9 @@ pub(crate) fn now() -> Uuid7 {
 /// memory, and its text would then load 16 bytes that two 8-byte stores
 /// had just written, a load store forwarding cannot serve (21.8 against
 /// 10.8 ns a `v7()` with text, in two bench binaries that differed in
-/// whether they inlined the call).
-#[inline]
+/// whether they inlined the call). Always inlined since LLVM's choice
+/// flipped with a change elsewhere (key erasure): +4 instructions an id.
+#[inline(always)]
 fn now_bits() -> u128 {
     let random = crate::local::random_u64();
     sequence_bits(claim_now(1), random)

@@ -1,6 +1,8 @@
-//! The AES-128 key schedule (FIPS-197 section 5.2), in portable code: it runs
-//! once per seed, and every path (AES-NI, VAES, the ARMv8 crypto extension)
-//! takes the same eleven round keys as bytes.
+//! The AES-128 key schedule (FIPS-197 section 5.2), in portable code: the
+//! ARMv8 path's (it has no key-schedule instruction), and the reference the
+//! AES-NI schedule (`x86_64::expand_aesni`) is tested against. Every path
+//! (AES-NI, VAES, the ARMv8 crypto extension) takes the same eleven round
+//! keys as bytes.
 
 /// Round keys of AES-128, round `r` at `[r]`, in the standard's byte order.
 pub(crate) type RoundKeys = [[u8; 16]; 11];
