@@ -110,7 +110,8 @@ pub struct GenerateArgs {
     /// kuuid: short ids, 2 random groups (20 characters).
     #[arg(long)]
     short: bool,
-    /// Mint at TIME instead of now.
+    /// Mint at TIME instead of now: RFC 3339, Ns (seconds), @N (seconds),
+    /// Nms, or a bare N of milliseconds from 1973 on.
     #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
     at: Option<Timestamp>,
     /// kuuid: use the fast xoshiro256++ engine: ids stay unique but become

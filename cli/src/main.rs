@@ -237,9 +237,45 @@ mod start {
     }
 }
 
-/// TIME arguments: RFC 3339 or integer milliseconds.
-fn parse_time(s: &str) -> Result<Timestamp, kuuid::TimeError> {
-    s.parse()
+/// The first millisecond a bare integer may name: 1973-01-01T00:00:00Z.
+/// Below it, a bare integer is far more likely seconds (`date +%s`) than
+/// a millisecond in 1970-1972, and reading it as milliseconds would mint
+/// ids in January 1970 without a word.
+const BARE_MILLIS_FROM: u64 = 94_694_400_000;
+
+/// TIME arguments: RFC 3339, `Ns` (seconds), `Nms` (milliseconds), `@N`
+/// (seconds, as GNU `date -d @N`), or a bare integer of milliseconds from
+/// 1973 on (an earlier one is refused: seconds? add s).
+fn parse_time(s: &str) -> Result<Timestamp, String> {
+    let secs = |digits: &str| {
+        digits
+            .parse::<u64>()
+            .ok()
+            .and_then(Timestamp::from_secs)
+            .ok_or_else(|| format!("{s:?}: not a whole number of seconds"))
+    };
+    if let Some(n) = s.strip_prefix('@') {
+        return secs(n);
+    }
+    if let Some(n) = s.strip_suffix("ms") {
+        return n
+            .parse::<u64>()
+            .map(Timestamp::from_millis)
+            .map_err(|_| format!("{s:?}: not a whole number of milliseconds"));
+    }
+    if let Some(n) = s.strip_suffix('s') {
+        return secs(n);
+    }
+    if let Ok(ms) = s.parse::<u64>() {
+        if ms < BARE_MILLIS_FROM {
+            return Err(format!(
+                "{s} as milliseconds is {}, before 1973: seconds? add s ({s}s, or @{s}); milliseconds: {s}ms",
+                Timestamp::from_millis(ms)
+            ));
+        }
+        return Ok(Timestamp::from_millis(ms));
+    }
+    s.parse().map_err(|e: kuuid::TimeError| e.to_string())
 }
 
 /// One line on stdout, flushed; a write error (full disk, closed pipe) is

@@ -9,7 +9,8 @@ use crate::{Failure, LayoutArgs};
 pub struct PrefixArgs {
     #[command(flatten)]
     layout: LayoutArgs,
-    /// The time (default: now).
+    /// The time (default: now): RFC 3339, Ns (seconds), @N, Nms, or a
+    /// bare N of milliseconds from 1973 on.
     #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
     at: Option<Timestamp>,
 }

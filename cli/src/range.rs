@@ -7,7 +7,8 @@ use crate::{Failure, LayoutArgs};
 
 #[derive(Args)]
 pub struct RangeArgs {
-    /// Start of the interval (inclusive).
+    /// Start of the interval (inclusive): RFC 3339, Ns (seconds), @N,
+    /// Nms, or a bare N of milliseconds from 1973 on.
     #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
     from: Timestamp,
     /// End of the interval (inclusive).

@@ -54,7 +54,7 @@ fn layout_and_size_flags() {
             .lines()
             .all(|l| l.starts_with("001eVnWK") && l.len() == 32)
     );
-    let o = kuuid(&["--reverse", "--at", "1000"]);
+    let o = kuuid(&["--reverse", "--at", "1000ms"]);
     assert!(stdout(&o).starts_with("zzzzzzzy"));
     let o = kuuid(&["--ms", "--at", "1514764800000"]);
     assert!(stdout(&o).starts_with("0QfQsjKa"));
@@ -97,7 +97,7 @@ fn prefix_and_range() {
         stdout(&o),
         "{\"startkey\":\"001eVnWK\",\"endkey\":\"001imRQezzzzzzzzzzzzzzzzzzzzzzzz\"}\n"
     );
-    let o = kuuid(&["range", "--reverse", "--from", "0", "--to", "1000"]);
+    let o = kuuid(&["range", "--reverse", "--from", "0ms", "--to", "1000ms"]);
     assert_eq!(
         stdout(&o),
         "{\"startkey\":\"zzzzzzzy\",\"endkey\":\"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\"}\n"
@@ -107,9 +107,9 @@ fn prefix_and_range() {
         "range",
         "--ms",
         "--from",
-        "5",
+        "5ms",
         "--to",
-        "9",
+        "9ms",
         "--key-prefix",
         "us\"er:",
     ]);
@@ -277,9 +277,25 @@ fn bad_arguments_exit_2_with_one_line() {
         &["--bogus"],
         &["prefix", "--at", "-5"],
         &["range", "--from", "2020-01-01T00:00:00Z"],
-        &["range", "--from", "2000", "--to", "1000"],
-        &["range", "--from", "0", "--to", "5", "--key-prefix", "user"],
-        &["range", "--from", "0", "--to", "5", "--key-prefix", "v7"],
+        &["range", "--from", "2000ms", "--to", "1000ms"],
+        &[
+            "range",
+            "--from",
+            "0ms",
+            "--to",
+            "5ms",
+            "--key-prefix",
+            "user",
+        ],
+        &[
+            "range",
+            "--from",
+            "0ms",
+            "--to",
+            "5ms",
+            "--key-prefix",
+            "v7",
+        ],
         &["inspect", "--nope"],
     ] {
         let o = kuuid(args);
@@ -401,7 +417,7 @@ fn kuuid_to_full(args: &[&str]) -> Output {
 fn a_full_disk_is_one_line_and_exit_1() {
     for args in [
         &["prefix"][..],
-        &["range", "--from", "0", "--to", "1000"],
+        &["range", "--from", "0ms", "--to", "1000ms"],
         &["--help"],
         &["--version"],
         &["-n", "10"],
@@ -456,7 +472,7 @@ fn closed_stdout_is_an_error() {
 /// A missing required argument is named in the one line.
 #[test]
 fn a_missing_argument_is_named() {
-    let o = kuuid(&["range", "--from", "0"]);
+    let o = kuuid(&["range", "--from", "0ms"]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -682,7 +698,7 @@ fn formats_at_a_given_time() {
         "--format",
         "couch-utc-id",
         "--at",
-        "0",
+        "0ms",
         "-n",
         "3",
     ]));
@@ -707,7 +723,7 @@ fn misplaced_format_flags_are_refused() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(flag), "{err}");
     }
-    let o = kuuid(&["--format", "couch-sequential", "--at", "0"]);
+    let o = kuuid(&["--format", "couch-sequential", "--at", "0ms"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("carry no time"), "{}", stderr(&o));
     assert!(stdout(&o).is_empty());
@@ -828,4 +844,41 @@ fn inspect_numbers_lines_and_skips_overlong_ones() {
         err.contains("invalid id \"bad\"") && !err.contains("line"),
         "{err}"
     );
+}
+
+/// No silent 1970: a bare integer that would mean a time before 1973 is
+/// refused with a hint (it is more likely seconds: `--at $(date +%s)`
+/// minted in January 1970 before); seconds with a unit, GNU date's `@N`
+/// and explicit milliseconds all mean what they say.
+#[test]
+fn a_bare_integer_before_1973_is_refused_and_units_are_read() {
+    let secs = "1514764800";
+    let o = kuuid(&["--at", secs]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("before 1973") && err.contains("1514764800s"),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty());
+    // Seconds, said three ways, give the same prefix as the date.
+    let by_date = stdout(&kuuid(&["prefix", "--at", "2018-01-01T00:00:00Z"]));
+    for t in [
+        "1514764800s",
+        "@1514764800",
+        "1514764800000ms",
+        "1514764800000",
+    ] {
+        let o = kuuid(&["prefix", "--at", t]);
+        assert!(o.status.success(), "{t}: {}", stderr(&o));
+        assert_eq!(stdout(&o), by_date, "{t}");
+    }
+    // 1970 itself, asked for in so many words.
+    let o = kuuid(&["prefix", "--at", "1000ms"]);
+    assert_eq!(stdout(&o), "00000001\n");
+    for bad in ["12s3", "@x", "1.5s", "ms"] {
+        let o = kuuid(&["prefix", "--at", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+    }
 }
