@@ -452,7 +452,7 @@ pub mod __test_hooks {
 
     /// How many times a SQLite store's call has gone to sleep waiting for
     /// another connection's lock, in this process so far.
-    #[cfg(feature = "rusqlite")]
+    #[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
     pub fn sqlite_busy_waits() -> u64 {
         crate::sequence::busy_waits()
     }
@@ -472,7 +472,7 @@ pub mod __test_hooks {
     /// Enters the SQLite stores' fork gate and stays inside until the
     /// guard drops, as a call that never ends would: a fork waits its
     /// bounded time, and the child is poisoned.
-    #[cfg(feature = "rusqlite")]
+    #[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
     pub fn hold_sqlite_gate() -> Result<impl Drop, crate::sequence::Error> {
         crate::sequence::hold()
     }
@@ -490,7 +490,12 @@ pub mod __test_hooks {
 
 /// The README's and the guides' examples, compiled and run as doctests so
 /// they stay true (with every feature: the test command's).
-#[cfg(all(doctest, feature = "rusqlite", feature = "serde", feature = "uuid"))]
+#[cfg(all(
+    doctest,
+    any(feature = "rusqlite", feature = "rusqlite-system"),
+    feature = "serde",
+    feature = "uuid"
+))]
 mod guide_doctests {
     #[doc = include_str!("../README.md")]
     pub struct Readme;

@@ -341,7 +341,10 @@ pub(crate) fn disable_fork_guard() -> bool {
 }
 
 /// Whether the test-only switch above was thrown.
-#[cfg_attr(not(feature = "rusqlite"), allow(dead_code))]
+#[cfg_attr(
+    not(any(feature = "rusqlite", feature = "rusqlite-system")),
+    allow(dead_code)
+)]
 pub(crate) fn fork_guard_disabled() -> bool {
     GUARD_DISABLED.load(Ordering::Relaxed)
 }

@@ -3,7 +3,7 @@
 #[cfg(feature = "serde")]
 pub(crate) mod serde;
 
-#[cfg(feature = "rusqlite")]
+#[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
 mod rusqlite;
 
 #[cfg(feature = "bson")]

@@ -1,4 +1,5 @@
-//! One database connection per process, shared by the threads that lease.
+//! One PostgreSQL connection per process, shared by the threads that lease
+//! (the SQLite store keeps its own, closed across fork: `sqlite/fork.rs`).
 
 use std::sync::{Mutex, MutexGuard, TryLockError};
 

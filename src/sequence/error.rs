@@ -119,7 +119,10 @@ impl Error {
 
     /// The error as a store returns it ([`from_store`](Self::from_store)
     /// undoes this).
-    #[cfg_attr(not(feature = "rusqlite"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(feature = "rusqlite", feature = "rusqlite-system")),
+        allow(dead_code)
+    )]
     pub(super) fn into_store(self) -> BoxError {
         match self {
             Error::Store(e) => e,

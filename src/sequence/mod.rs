@@ -38,11 +38,11 @@ use std::sync::{Arc, Mutex, Weak};
 use runs::Run;
 
 mod blocks;
-#[cfg(any(feature = "rusqlite", feature = "postgres"))]
+#[cfg(feature = "postgres")]
 mod connection;
 mod counter;
 mod error;
-#[cfg(any(loom, feature = "rusqlite"))]
+#[cfg(any(loom, feature = "rusqlite", feature = "rusqlite-system"))]
 mod fork_gate;
 mod layout;
 mod memory;
@@ -52,7 +52,7 @@ pub mod render;
 pub mod retry;
 mod runs;
 mod source;
-#[cfg(feature = "rusqlite")]
+#[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
 mod sqlite;
 mod wait;
 
@@ -71,9 +71,12 @@ pub use memory::{CopiedCounters, MemoryCounters};
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_STATEMENT_TIMEOUT, PostgresCounters};
 pub use source::BlockSource;
-#[cfg(feature = "rusqlite")]
+#[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
 pub use sqlite::SqliteCounters;
-#[cfg(all(feature = "rusqlite", feature = "__test-hooks"))]
+#[cfg(all(
+    any(feature = "rusqlite", feature = "rusqlite-system"),
+    feature = "__test-hooks"
+))]
 pub(crate) use sqlite::{busy_waits, hold};
 
 const EMPTY_RUN: Run = Run { next: 0, end: 0 };

@@ -128,7 +128,7 @@ pub fn random_decimal(digits: usize) -> Result<u64, super::error::Error> {
     }
 }
 
-#[cfg(feature = "rusqlite")]
+#[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
 impl UniqueViolation for rusqlite::Error {
     fn is_unique_violation(&self) -> bool {
         matches!(

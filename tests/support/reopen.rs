@@ -33,6 +33,8 @@ pub enum Reopen {
 /// SQLite, the file `name.sqlite` in `dir`), in the default configuration
 /// (a prefetch thread). `None` for sources without a store.
 fn open(src: Source, name: &str, dir: &std::path::Path) -> Option<StoreSeq> {
+    // Only SQLite's store has a file.
+    let _ = dir;
     let store: Arc<dyn CounterStore> = match src {
         #[cfg(feature = "rusqlite")]
         Source::SeqSqlite => Arc::new(

@@ -165,7 +165,10 @@ impl SqliteCounters {
 
     fn connect(&self, pid: u32) -> Result<Conn, Error> {
         let store = |e: rusqlite::Error| Error::Store(Box::new(e));
-        let db = Connection::open(&self.path).map_err(store)?;
+        // `mut`: rusqlite 0.43 takes the busy handler through `&mut self`,
+        // 0.37-0.42 through `&self`; the range allows both.
+        #[allow(unused_mut)]
+        let mut db = Connection::open(&self.path).map_err(store)?;
         db.busy_handler(Some(fork::busy)).map_err(store)?;
         // Switching a new file to WAL while another process does the same
         // fails at once with SQLITE_BUSY (SQLite calls no busy handler
