@@ -12,16 +12,73 @@
 //! clearing the id and unlocking, left the child a locked mutex with no
 //! owner named, and the child waited forever for it.
 
+use std::sync::atomic::Ordering;
+
+/// The atomic an [`Owner`] is made of: std's in a build, loom's under the
+/// loom models (which run this very code), std's always for a word that
+/// lives in the process words (`word.rs`: a static, which loom's atomics
+/// cannot be).
+#[doc(hidden)]
+pub trait OwnerAtomic {
+    /// A strong compare-exchange.
+    fn compare_exchange(
+        &self,
+        current: u64,
+        new: u64,
+        ok: Ordering,
+        err: Ordering,
+    ) -> Result<u64, u64>;
+    /// A store.
+    fn store(&self, v: u64, order: Ordering);
+}
+
+impl OwnerAtomic for std::sync::atomic::AtomicU64 {
+    #[inline]
+    fn compare_exchange(
+        &self,
+        current: u64,
+        new: u64,
+        ok: Ordering,
+        err: Ordering,
+    ) -> Result<u64, u64> {
+        self.compare_exchange(current, new, ok, err)
+    }
+    #[inline]
+    fn store(&self, v: u64, order: Ordering) {
+        self.store(v, order);
+    }
+}
+
 #[cfg(loom)]
-use loom::sync::atomic::{AtomicU64, Ordering};
+impl OwnerAtomic for loom::sync::atomic::AtomicU64 {
+    fn compare_exchange(
+        &self,
+        current: u64,
+        new: u64,
+        ok: Ordering,
+        err: Ordering,
+    ) -> Result<u64, u64> {
+        self.compare_exchange(current, new, ok, err)
+    }
+    fn store(&self, v: u64, order: Ordering) {
+        self.store(v, order);
+    }
+}
+
+/// The atomic of an [`Owner`] made by [`Owner::new`].
+#[cfg(loom)]
+#[doc(hidden)]
+pub type DefaultAtomic = loom::sync::atomic::AtomicU64;
+/// The atomic of an [`Owner`] made by [`Owner::new`].
 #[cfg(not(loom))]
-use std::sync::atomic::{AtomicU64, Ordering};
+#[doc(hidden)]
+pub type DefaultAtomic = std::sync::atomic::AtomicU64;
 
 /// The owner's process id, or 0 when free.
 #[derive(Debug, Default)]
 #[doc(hidden)]
-pub struct Owner {
-    word: AtomicU64,
+pub struct Owner<A = DefaultAtomic> {
+    word: A,
 }
 
 impl Owner {
@@ -29,7 +86,7 @@ impl Owner {
     #[cfg(not(loom))]
     pub const fn new() -> Self {
         Owner {
-            word: AtomicU64::new(0),
+            word: DefaultAtomic::new(0),
         }
     }
 
@@ -37,10 +94,21 @@ impl Owner {
     #[cfg(loom)]
     pub fn new() -> Self {
         Owner {
-            word: AtomicU64::new(0),
+            word: DefaultAtomic::new(0),
         }
     }
+}
 
+impl Owner<std::sync::atomic::AtomicU64> {
+    /// A free word on std's atomic whatever the build: for a static.
+    pub(crate) const fn process_wide() -> Self {
+        Owner {
+            word: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+}
+
+impl<A: OwnerAtomic> Owner<A> {
     /// Takes the word for process `pid` (not 0), calling `wait` while a
     /// thread of this process holds it. A word that names another process
     /// was left by a parent's thread that the fork did not copy: it is
@@ -72,7 +140,7 @@ impl Owner {
     /// [`acquire`](Self::acquire)s the word and frees it when the guard
     /// drops, also by a panic (a lock left held would make every other
     /// thread wait forever).
-    pub fn hold(&self, pid: u64, wait: impl FnMut()) -> Held<'_> {
+    pub fn hold(&self, pid: u64, wait: impl FnMut()) -> Held<'_, A> {
         self.acquire(pid, wait);
         Held(self)
     }
@@ -80,10 +148,56 @@ impl Owner {
 
 /// The word held: released when dropped.
 #[doc(hidden)]
-pub struct Held<'a>(&'a Owner);
+pub struct Held<'a, A: OwnerAtomic = DefaultAtomic>(&'a Owner<A>);
 
-impl Drop for Held<'_> {
+impl<A: OwnerAtomic> Drop for Held<'_, A> {
     fn drop(&mut self) {
         self.0.release();
+    }
+}
+
+// Each property the sequence's and the couch word's locks rest on, one
+// thread and no timing: the wait closure stands for the other holder.
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::Owner;
+    use std::cell::Cell;
+
+    #[test]
+    fn a_held_word_makes_its_own_process_wait() {
+        let owner = Owner::new();
+        owner.acquire(7, || panic!("a free word was waited for"));
+        let waits = Cell::new(0);
+        owner.acquire(7, || {
+            waits.set(waits.get() + 1);
+            // The other holder lets go.
+            owner.release();
+        });
+        assert_eq!(waits.get(), 1);
+    }
+
+    #[test]
+    fn another_process_word_is_taken_over_without_waiting() {
+        let owner = Owner::new();
+        // A parent's thread held it at the fork: the child is pid 8.
+        owner.acquire(7, || {});
+        owner.acquire(8, || panic!("waited for a thread the copy does not have"));
+        let waits = Cell::new(0);
+        owner.acquire(8, || {
+            waits.set(waits.get() + 1);
+            owner.release();
+        });
+        assert_eq!(waits.get(), 1, "the child holds it now");
+    }
+
+    #[test]
+    fn release_and_the_guard_free_the_word() {
+        let owner = Owner::new();
+        owner.acquire(7, || {});
+        owner.release();
+        owner.acquire(7, || panic!("release left the word held"));
+        owner.release();
+        drop(owner.hold(7, || {}));
+        owner.acquire(7, || panic!("the guard left the word held"));
     }
 }

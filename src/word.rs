@@ -88,7 +88,7 @@ impl Word128 for portable_atomic::AtomicU128 {
 #[derive(Debug)]
 pub(crate) struct SequentialWord {
     atomic: portable_atomic::AtomicU128,
-    lock: crate::owner::Owner,
+    lock: crate::owner::Owner<AtomicU64>,
     high: AtomicU64,
     low: AtomicU64,
 }
@@ -97,7 +97,7 @@ impl SequentialWord {
     pub(crate) const fn new() -> Self {
         SequentialWord {
             atomic: portable_atomic::AtomicU128::new(0),
-            lock: crate::owner::Owner::new(),
+            lock: crate::owner::Owner::process_wide(),
             high: AtomicU64::new(0),
             low: AtomicU64::new(0),
         }
@@ -124,7 +124,7 @@ impl SequentialWord {
     }
 
     /// The lock, for this process.
-    fn hold(&self) -> crate::owner::Held<'_> {
+    fn hold(&self) -> crate::owner::Held<'_, AtomicU64> {
         self.lock
             .hold(u64::from(std::process::id()), std::thread::yield_now)
     }

@@ -351,6 +351,92 @@ mod tests {
         gate.open(PARENT);
     }
 
+    /// The prepare handler waits for every call inside (two here) to leave,
+    /// and says the gate is closing meanwhile.
+    #[test]
+    fn a_fork_waits_for_every_call_inside() {
+        let gate = ForkGate::new();
+        assert_eq!(enter(&gate, PARENT), Ok(Entry::Adopt));
+        gate.adopted(PARENT);
+        assert_eq!(enter(&gate, PARENT), Ok(Entry::Inside));
+        assert!(!gate.closing());
+        let mut rounds = 0;
+        assert!(gate.close(PARENT, 0, || {
+            assert!(gate.closing());
+            rounds += 1;
+            gate.leave(PARENT);
+            true
+        }));
+        assert_eq!(rounds, 2);
+        // A call that comes while the gate is closed waits for it to open.
+        let mut waits = 0;
+        let got = gate.enter(
+            || PARENT,
+            || {
+                waits += 1;
+                gate.open(PARENT);
+            },
+        );
+        assert_eq!((got, waits), (Ok((Entry::Inside, PARENT)), 1));
+        assert!(!gate.closing());
+    }
+
+    /// A fork before the process's first call claims the word: a first call
+    /// racing it waits, and still adopts, in the parent as in the copy.
+    #[test]
+    fn a_fork_before_any_call_leaves_the_first_call_adopting() {
+        let gate = ForkGate::new();
+        assert!(gate.close(PARENT, 0, || unreachable!("no call is inside")));
+        let copy = ForkGate {
+            word: AtomicU64::new(gate.word.load(Ordering::Relaxed)),
+        };
+        assert_eq!(enter(&copy, CHILD), Ok(Entry::Adopt));
+        let mut waits = 0;
+        let got = gate.enter(
+            || PARENT,
+            || {
+                waits += 1;
+                gate.open(PARENT);
+            },
+        );
+        assert_eq!((got, waits), (Ok((Entry::Adopt, PARENT)), 1));
+    }
+
+    /// While the first caller adopts, the process's other calls wait.
+    #[test]
+    fn other_calls_wait_for_the_adoption() {
+        let gate = ForkGate::new();
+        assert_eq!(enter(&gate, PARENT), Ok(Entry::Adopt));
+        let mut waits = 0;
+        let got = gate.enter(
+            || PARENT,
+            || {
+                waits += 1;
+                gate.adopted(PARENT);
+            },
+        );
+        assert_eq!((got, waits), (Ok((Entry::Inside, PARENT)), 1));
+        assert_eq!(gate.word.load(Ordering::Relaxed), word(PARENT, 2));
+    }
+
+    /// A copy made with a call inside that forks before its first call:
+    /// nothing to wait for, and the copy's copy is poisoned too.
+    #[test]
+    fn a_poisoned_copy_forks_without_waiting() {
+        let gate = ForkGate::new();
+        assert_eq!(enter(&gate, PARENT), Ok(Entry::Adopt));
+        let copy = ForkGate {
+            word: AtomicU64::new(gate.word.load(Ordering::Relaxed)),
+        };
+        assert!(!copy.close(CHILD, 0, || unreachable!("nothing of its own")));
+        copy.open(CHILD);
+        let grandchild = ForkGate {
+            word: AtomicU64::new(copy.word.load(Ordering::Relaxed)),
+        };
+        assert_eq!(enter(&grandchild, CHILD + 1), Err(Poisoned));
+        assert_eq!(enter(&copy, CHILD), Err(Poisoned));
+    }
+
     #[test]
     fn registers_until_a_registration_has_finished() {
         let handlers = Registered::new();
