@@ -80,8 +80,8 @@
 //!
 //! Every source stays unique across threads, `fork()` and (after
 //! [`reseed`]) restored VM snapshots. Feature-gated items (database types,
-//! serde, `uuid` and `bson` interop, the PostgreSQL counter store) are
-//! marked with the feature they need.
+//! serde, `uuid`, `bson`, `chrono` and `time` interop, the PostgreSQL
+//! counter store) are marked with the feature they need.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -9,6 +9,12 @@ mod rusqlite;
 #[cfg(feature = "bson")]
 mod bson;
 
+#[cfg(feature = "chrono")]
+mod chrono;
+
+#[cfg(feature = "time")]
+mod time;
+
 #[cfg(feature = "postgres-types")]
 mod postgres;
 

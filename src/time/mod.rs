@@ -316,6 +316,7 @@ impl TryFrom<jiff::Timestamp> for Timestamp {
 /// convert, into a [`Timestamp`].
 ///
 /// Implemented for [`Timestamp`], `SystemTime`, `jiff::Timestamp`,
+/// `chrono::DateTime` and `time::OffsetDateTime` (features `chrono`, `time`),
 /// integer **milliseconds** since 1970 (`u64` only, so that a bare literal
 /// such as `try_id(1514764800000)` infers; convert an `i64` with
 /// `u64::try_from`), and text (RFC 3339 or integer milliseconds). Seconds

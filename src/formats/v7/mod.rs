@@ -120,6 +120,29 @@ impl Uuid7 {
         &self.0
     }
 
+    /// The UUID from its 128-bit value, if it is a UUIDv7 (as
+    /// [`from_bytes`](Self::from_bytes)).
+    ///
+    /// ```
+    /// let id = kuuid::v7();
+    /// assert_eq!(kuuid::Uuid7::from_u128(id.as_u128()), Ok(id));
+    /// assert!(kuuid::Uuid7::from_u128(u128::MAX).is_err());
+    /// ```
+    pub const fn from_u128(v: u128) -> Result<Self, UuidParseError> {
+        Uuid7::from_bytes(v.to_be_bytes())
+    }
+
+    /// The 128-bit value (uuid's name for it).
+    ///
+    /// ```
+    /// let id = kuuid::v7();
+    /// assert_eq!(id.as_u128() >> 76 & 0xf, 7);
+    /// assert_eq!(u128::from(id), id.as_u128());
+    /// ```
+    pub const fn as_u128(&self) -> u128 {
+        u128::from_be_bytes(self.0)
+    }
+
     /// The 128-bit value.
     ///
     /// ```
@@ -272,6 +295,25 @@ impl hex::Bytes<16> for Uuid7 {
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Simple(pub Uuid7);
+
+impl From<Uuid7> for u128 {
+    fn from(id: Uuid7) -> u128 {
+        id.as_u128()
+    }
+}
+
+impl TryFrom<u128> for Uuid7 {
+    type Error = UuidParseError;
+
+    /// ```
+    /// let id = kuuid::v7();
+    /// assert_eq!(kuuid::Uuid7::try_from(u128::from(id)), Ok(id));
+    /// assert!(kuuid::Uuid7::try_from(0u128).is_err());
+    /// ```
+    fn try_from(v: u128) -> Result<Self, UuidParseError> {
+        Uuid7::from_u128(v)
+    }
+}
 
 impl fmt::Display for Uuid7 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
