@@ -42,6 +42,22 @@ fn single(c: &mut Criterion) {
             black_box(&buf);
         })
     });
+    // Ordered across the process: one fetch_add on a shared word an id.
+    g.bench_function("kuuid::idms_monotonic, to stack", |b| {
+        b.iter(|| {
+            let mut buf = [0u8; 32];
+            buf.copy_from_slice(kuuid::idms_monotonic().as_bytes());
+            black_box(&buf);
+        })
+    });
+    // Its peer in order: UUIDv7's bytes (no text).
+    g.bench_function("kuuid::v7, bytes to stack", |b| {
+        b.iter(|| {
+            let mut buf = [0u8; 16];
+            buf.copy_from_slice(kuuid::v7().as_bytes());
+            black_box(&buf);
+        })
+    });
     g.bench_function("kuuid::ids, to stack", |b| {
         b.iter(|| {
             let mut buf = [0u8; 20];
@@ -137,6 +153,13 @@ fn scaling(c: &mut Criterion) {
             b.iter_custom(|iters| {
                 run_threads(threads, iters, || {
                     black_box(kuuid::v7());
+                })
+            })
+        });
+        g.bench_function(format!("idms_monotonic x{threads}"), |b| {
+            b.iter_custom(|iters| {
+                run_threads(threads, iters, || {
+                    black_box(kuuid::idms_monotonic());
                 })
             })
         });

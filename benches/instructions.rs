@@ -103,6 +103,18 @@ fn v7_1000() -> u8 {
     acc
 }
 
+// 1000 `idms_monotonic()`s (text already): one `fetch_add` an id, as
+// `v7()`, and the thread's encoded-ahead batch, as `id()`.
+#[library_benchmark]
+fn idms_monotonic_1000() -> u8 {
+    let _warm = kuuid::idms_monotonic();
+    let mut acc = 0u8;
+    for _ in 0..1000 {
+        acc ^= black_box(kuuid::idms_monotonic()).as_bytes()[31];
+    }
+    acc
+}
+
 #[library_benchmark]
 fn v7_generator_1000() -> u8 {
     let mut g = kuuid::V7Generator::new();
@@ -167,7 +179,7 @@ fn key_between_into_501((pairs, mut buf): (Pairs, KeyBuf)) -> (Pairs, KeyBuf, us
 
 library_benchmark_group!(
     name = engine;
-    benchmarks = encode_4096, decode_4096, fill_4096, id_1000, object_id_1000, v7_1000, v7_generator_1000, generator_1000,
+    benchmarks = encode_4096, decode_4096, fill_4096, id_1000, object_id_1000, v7_1000, idms_monotonic_1000, v7_generator_1000, generator_1000,
         key_between_501, key_between_into_501
 );
 

@@ -67,7 +67,7 @@
 //!
 //! | you key | mint with | column type | why |
 //! |---|---|---|---|
-//! | CouchDB / Cloudant `_id` | [`id`] (npm's format), or a monotonic millisecond [`Generator`] per writer for exact newest-first order | the `_id` string | `_all_docs` orders ids by raw bytes: the key answers time ranges and "newest" |
+//! | CouchDB / Cloudant `_id` | [`id`] (npm's format), or [`idms_monotonic`] for exact newest-first order across the process's threads | the `_id` string | `_all_docs` orders ids by raw bytes: the key answers time ranges and "newest" |
 //! | a PostgreSQL primary key | [`v7`] | `uuid` | 0.99x an integer key's insert time at 10^7 rows (UUIDv4: 5.3x); compares by bytes whatever the collation |
 //! | a SQLite key | [`v7`] | `BLOB` (16 bytes) | 1.27x an integer key (UUIDv4: 21.6x) |
 //! | MongoDB `_id` | [`object_id`] | ObjectId | MongoDB's own type and order |
@@ -126,6 +126,7 @@ pub mod __loom {
     pub use crate::formats::couch::{
         claim_sequential as couch_sequential_claim, claim_utc as couch_utc_claim,
     };
+    pub use crate::formats::kuuid_ordered::parts as kuuid_ordered_parts;
     pub use crate::formats::objectid::{claim as object_id_claim, reseed_word as object_id_reseed};
     pub use crate::formats::v7::claim as v7_claim;
     pub use crate::rng::fork::{TokenWord, replace_token, token_of};
@@ -268,6 +269,46 @@ pub fn try_v7s(t: impl IntoTimestamp) -> Result<Simple, TimeError> {
 /// ```
 pub fn fill_v7(ids: &mut [Uuid7]) {
     formats::v7::fill_now(ids)
+}
+
+/// A 32-character millisecond kuuid (npm `idms()`'s layout, read by npm's
+/// `prefixms`) strictly after every other `idms_monotonic()` in this
+/// process, on any thread, without a lock: the "newest first" query of a
+/// server that mints on many threads comes back in exact order, which
+/// [`idms`]'s random part only gives to the millisecond.
+///
+/// The first random group carries a process-wide counter (a random start
+/// each millisecond, one `fetch_add` an id), the other three 96 random
+/// bits; a forked child starts its own counter. Past 2^21 ids in one
+/// millisecond the time runs ahead of the clock rather than repeat.
+/// Ordered until 2109-05-15, as [`v7`] is. No `try_` twin: ids at a given
+/// time have no place in the process's order (use [`try_idms`]).
+///
+/// ```
+/// let a = kuuid::idms_monotonic();
+/// let b = kuuid::idms_monotonic();
+/// assert!(a < b);
+/// assert_eq!(a.as_str().len(), 32);
+/// let t = a.timestamp(kuuid::Layout::MILLIS);
+/// assert!(t <= b.timestamp(kuuid::Layout::MILLIS));
+/// ```
+#[inline]
+pub fn idms_monotonic() -> Kuuid {
+    formats::kuuid_ordered::now()
+}
+
+/// Fills a caller's slice with [`idms_monotonic`] ids: strictly increasing
+/// along the slice and after every one minted before in the process (one
+/// atomic claim per 256 ids).
+///
+/// ```
+/// let mut ids = vec![kuuid::Kuuid::default(); 10_000];
+/// kuuid::fill_idms_monotonic(&mut ids);
+/// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+/// assert!(ids[9_999] < kuuid::idms_monotonic());
+/// ```
+pub fn fill_idms_monotonic(ids: &mut [Kuuid]) {
+    formats::kuuid_ordered::fill_now(ids)
 }
 
 /// A MongoDB ObjectId minted now: the current second, a 5-byte value

@@ -120,6 +120,23 @@ pub(crate) fn mint<const LEN: usize>(prefix: &Prefix) -> Id<LEN> {
     }
 }
 
+/// A 32-character id under millisecond `ms`'s prefix (forward) whose first
+/// group encodes `first` and whose other three are random: the ids of
+/// `formats::kuuid_ordered`.
+#[inline(always)]
+pub(crate) fn mint_ordered(ms: u64, first: u32) -> Kuuid {
+    let id: Kuuid = match with!(|l| l.mint_at_units(Layout::MILLIS, ms)) {
+        Some(id) => id,
+        None => fallback::mint(&Layout::MILLIS.prefix_of_units(ms)),
+    };
+    let mut bytes = *id.as_bytes();
+    let group = (&mut bytes[PREFIX_LEN..PREFIX_LEN + GROUP_LEN])
+        .try_into()
+        .expect("one group");
+    engine::scalar::encode_group(first, group);
+    Kuuid::from_valid(bytes)
+}
+
 /// An id with a run-time number of groups (already checked to be 1 to 4).
 pub(crate) fn mint_any(prefix: &Prefix, groups: usize) -> AnyKuuid {
     let id: Kuuid = mint(prefix);
@@ -222,6 +239,19 @@ impl Local {
     fn mint_now<const LEN: usize>(&mut self, layout: Layout) -> Id<LEN> {
         self.gen_.check_fork();
         let prefix = self.prefix_now(layout);
+        self.gen_.take_under(prefix.as_bytes())
+    }
+
+    /// An id under the prefix of time `units` in `layout`, through the
+    /// same memo as [`prefix_now`](Self::prefix_now).
+    #[inline]
+    fn mint_at_units<const LEN: usize>(&mut self, layout: Layout, units: u64) -> Id<LEN> {
+        self.gen_.check_fork();
+        let memo = &mut self.memo[slot(layout)];
+        if memo.0 != units {
+            *memo = (units, layout.prefix_of_units(units));
+        }
+        let prefix = memo.1;
         self.gen_.take_under(prefix.as_bytes())
     }
 

@@ -165,6 +165,8 @@ pub(crate) struct ProcessWords {
     /// The last UUIDv7 sequence value minted "now" (`formats::v7`); 0 in a
     /// child, which then starts its own sequence as a new process would.
     pub(crate) v7: CachePadded<AtomicU64>,
+    /// The same for `idms_monotonic()` (`formats::kuuid_ordered`).
+    pub(crate) kuuid_ms: CachePadded<AtomicU64>,
     /// The ObjectId state: the 5-byte process value and the 3-byte counter
     /// of the last ObjectId (`formats::objectid`); 0 until the first one,
     /// and in a child, which then draws its own value.
@@ -186,6 +188,7 @@ impl ProcessWords {
             token: AtomicU64::new(0),
             ticked_secs: AtomicU64::new(0),
             v7: CachePadded::new(AtomicU64::new(0)),
+            kuuid_ms: CachePadded::new(AtomicU64::new(0)),
             object_id: CachePadded::new(AtomicU64::new(0)),
             couch_sequential: CachePadded::new(crate::word::SequentialWord::new()),
             couch_utc: CachePadded::new(AtomicU64::new(0)),
@@ -197,6 +200,7 @@ impl ProcessWords {
         self.token.store(0, Ordering::Relaxed);
         self.ticked_secs.store(0, Ordering::Relaxed);
         self.v7.store(0, Ordering::Relaxed);
+        self.kuuid_ms.store(0, Ordering::Relaxed);
         self.object_id.store(0, Ordering::Relaxed);
         self.couch_sequential.clear();
         self.couch_utc.store(0, Ordering::Relaxed);

@@ -2,6 +2,7 @@
 //! per-thread randomness and clock as kuuids: one module per format.
 
 pub mod couch;
+pub(crate) mod kuuid_ordered;
 pub(crate) mod objectid;
 pub(crate) mod uuid_layout;
 pub(crate) mod v7;

@@ -2,7 +2,7 @@
 //! `tests/matrix`): two threads; a forked child whose first mint is the
 //! forking thread, another thread, or a bulk call; two sibling children; a
 //! raw `clone`; the wall clock stepped back; counters that wrap (ObjectId,
-//! CouchDB `sequential`, the UUIDv7 counter). Each cell gathers the ids of every process and finds no
+//! CouchDB `sequential`, the UUIDv7 and `idms_monotonic()` counters). Each cell gathers the ids of every process and finds no
 //! repeat. `tests/unguarded/uniqueness_unguarded.rs` runs the same cells with the fork
 //! guard off and finds repeats: the negative controls.
 #![cfg(target_os = "linux")]
@@ -201,6 +201,29 @@ fn v7_counter_carries() {
         0,
         "UUIDv7s repeated across the carry"
     );
+}
+
+/// `idms_monotonic()`'s counter carries into the millisecond as UUIDv7's
+/// does: the clock held, 2^22 + 4096 ids in bulk and single stay strictly
+/// increasing, repeat nothing, and run past the held millisecond.
+#[cfg(feature = "__test-hooks")]
+#[test]
+fn idms_monotonic_counter_carries() {
+    let _one_at_a_time = serial();
+    let held = kuuid::Timestamp::now().as_millis() + 10_000;
+    kuuid::__test_hooks::freeze(Some(held));
+    let mut ids = vec![kuuid::Kuuid::default(); (1 << 22) + 2048];
+    kuuid::fill_idms_monotonic(&mut ids);
+    ids.extend((0..2048).map(|_| kuuid::idms_monotonic()));
+    kuuid::__test_hooks::freeze(None);
+    let inversions = ids.windows(2).filter(|w| w[0] >= w[1]).count();
+    assert_eq!(inversions, 0, "ids out of order across the carry");
+    let last = ids.last().unwrap().timestamp(kuuid::Layout::MILLIS);
+    assert!(
+        last.as_millis() > held,
+        "the counter never carried ({last} <= {held})"
+    );
+    assert_eq!(sorted_repeats(&mut ids), 0, "ids repeated across the carry");
 }
 
 /// CouchDB `sequential` rolls its 26-hex-digit prefix over every ~8,000

@@ -28,6 +28,8 @@ pub enum Source {
     KuuidFast,
     /// A monotonic `Generator::secure().monotonic()` per thread.
     KuuidMonotonic,
+    /// `kuuid::idms_monotonic()`; bulk: `kuuid::fill_idms_monotonic`.
+    KuuidOrdered,
     /// `kuuid::v7()`; bulk: `kuuid::fill_v7`.
     V7,
     /// A `V7Generator` per thread.
@@ -59,6 +61,7 @@ pub fn sources() -> Vec<Source> {
         Source::Kuuid,
         Source::KuuidFast,
         Source::KuuidMonotonic,
+        Source::KuuidOrdered,
         Source::V7,
         Source::V7Generator,
         Source::ObjectId,
@@ -123,6 +126,7 @@ impl Source {
         matches!(
             self,
             Source::KuuidMonotonic
+                | Source::KuuidOrdered
                 | Source::V7
                 | Source::V7Generator
                 | Source::Couch(Algorithm::UtcRandom)
@@ -137,6 +141,8 @@ impl Source {
         match self {
             // The 24 base62 characters after the time.
             Source::Kuuid | Source::KuuidFast | Source::KuuidMonotonic => id[8..].to_vec(),
+            // The three random groups after the counter's.
+            Source::KuuidOrdered => id[14..].to_vec(),
             // The low 48 of the 52 random bits.
             Source::V7 | Source::V7Generator => id[10..].to_vec(),
             // The process value and the counter.
@@ -253,6 +259,7 @@ pub fn mint(src: Source) -> Result<Vec<u8>, String> {
         Source::Kuuid => kuuid::id().as_bytes().to_vec(),
         Source::KuuidFast => FAST.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
         Source::KuuidMonotonic => MONO.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
+        Source::KuuidOrdered => kuuid::idms_monotonic().as_bytes().to_vec(),
         Source::V7 => kuuid::v7().as_bytes().to_vec(),
         Source::V7Generator => V7G.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
         Source::ObjectId => kuuid::object_id().as_bytes().to_vec(),
@@ -294,6 +301,11 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
                 &MONO
             };
             g.with(|g| g.borrow_mut().fill(&mut ids));
+            ids.iter().map(|i| i.as_bytes().to_vec()).collect()
+        }
+        Source::KuuidOrdered => {
+            let mut ids = vec![kuuid::Kuuid::default(); n];
+            kuuid::fill_idms_monotonic(&mut ids);
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }
         Source::V7 => {
