@@ -299,6 +299,7 @@ mod tests {
         gate.leave(PARENT);
         assert!(gate.close(PARENT, 0, || unreachable!("no call is inside")));
         assert!(gate.close(PARENT, 0, || unreachable!("no call is inside")));
+        assert!(gate.closing(), "a second close opened the gate");
         gate.open(PARENT);
         gate.open(PARENT);
         assert_eq!(enter(&gate, PARENT), Ok(Entry::Inside));
@@ -400,6 +401,11 @@ mod tests {
             },
         );
         assert_eq!((got, waits), (Ok((Entry::Adopt, PARENT)), 1));
+        // Inside and adopting: the process's other calls wait.
+        assert_eq!(
+            gate.word.load(Ordering::Relaxed),
+            word(PARENT, ADOPTING | 1)
+        );
     }
 
     /// While the first caller adopts, the process's other calls wait.
