@@ -16,7 +16,8 @@ pub struct BetweenArgs {
     #[arg(value_name = "B", default_value = "")]
     b: String,
     /// How many keys, in ascending order.
-    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1)]
+    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1,
+          allow_negative_numbers = true, value_parser = crate::count::parse_usize)]
     count: usize,
     /// Random bits of jitter per key (0 to 64), so replicas inserting at
     /// the same place while apart do not mint the same key (two collide

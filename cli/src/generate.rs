@@ -32,8 +32,9 @@ pub enum IdFormat {
     UuidV4,
     /// CouchDB `uuid_v7`: random rand_a, no counter (in --couch-format).
     CouchUuidV7,
-    /// An order key (fractional index), for `inspect`: `kuuid between`
-    /// makes them.
+    /// An order key (fractional index), for `inspect` only (`kuuid
+    /// between` makes them): hidden from the minting formats' list.
+    #[value(hide = true)]
     Order,
 }
 
@@ -85,7 +86,8 @@ impl From<CouchFormat> for kuuid::couch::Format {
 #[derive(Args)]
 pub struct GenerateArgs {
     /// Number of ids to print.
-    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1)]
+    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1,
+          allow_negative_numbers = true, value_parser = crate::count::parse)]
     count: u64,
     /// The id format.
     #[arg(long, value_name = "F", default_value = "kuuid")]

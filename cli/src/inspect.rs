@@ -156,7 +156,13 @@ fn filter(
         let n = match input.read(&mut buf[len..]) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e.into()),
+            // An input error, not an output one: say which input.
+            Err(e) => {
+                return Err(Failure::Io(io::Error::new(
+                    e.kind(),
+                    format!("standard input: {e}"),
+                )));
+            }
         };
         let eof = n == 0;
         let mut fresh = len;

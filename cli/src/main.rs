@@ -4,6 +4,7 @@
 
 mod bench;
 mod between;
+mod count;
 mod generate;
 mod inspect;
 mod prefix;

@@ -62,9 +62,16 @@ impl fmt::Display for Error {
                 // Drivers keep the server's words in the source (postgres'
                 // Display is only "db error").
                 write!(f, "counter store: {e}")?;
+                let mut last = e.to_string();
                 let mut source = e.source();
                 while let Some(s) = source {
-                    write!(f, ": {s}")?;
+                    // rusqlite's source repeats its message behind a code
+                    // ("Error code 5: database is locked"): said once.
+                    let text = s.to_string();
+                    if !text.ends_with(&last) && !last.contains(&text) {
+                        write!(f, ": {text}")?;
+                    }
+                    last = text;
                     source = s.source();
                 }
                 Ok(())

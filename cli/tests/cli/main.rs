@@ -8,5 +8,7 @@ mod server;
 
 mod bench;
 mod between;
+mod count;
+mod inspect;
 mod mint;
 mod seq;

@@ -218,12 +218,17 @@ fn overflows_and_bad_arguments_are_one_line() {
     }
     let o = kuuid(&["seq", "--db", "mysql://localhost/x", "--name", "x"]);
     assert_eq!(o.status.code(), Some(2));
-    // A file that is not a database: exit 1, the store's words.
+    // A file that is not a database: exit 1, the file and SQLite's words.
     let not_db = TempDb::new("notdb");
     std::fs::write(&not_db.0, b"not a database, not at all, no").unwrap();
     let o = kuuid(&["seq", "--db", &not_db.url(), "--name", "x"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("counter store"), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{}: file is not a database", not_db.url())),
+        "{err}"
+    );
+    assert_eq!(err.matches("not a database").count(), 1, "said once: {err}");
 }
 
 /// One `--name` with another shard layout is refused with one line naming
@@ -442,10 +447,50 @@ fn one_shot_runs_follow_on_and_waits_are_bounded() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     // A wide bound: it tells 1 s from 30 s on a loaded machine.
     assert!(start.elapsed() < std::time::Duration::from_secs(20));
-    assert!(stderr(&o).contains("locked"), "{}", stderr(&o));
+    // The file, named once, and the wait.
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{url}: database is locked (waited 1 s)")),
+        "{err}"
+    );
+    assert_eq!(err.matches("locked").count(), 1, "said once: {err}");
+    // Fractions of a second are read.
+    let o = kuuid(&["seq", "--db", &url, "--name", "o", "--busy-timeout", "0.3"]);
+    assert!(stderr(&o).contains("(waited 0.3 s)"), "{}", stderr(&o));
     holder.execute_batch("ROLLBACK").unwrap();
     let o = kuuid(&["seq", "--db", &url, "--name", "o"]);
     assert_eq!(numbers(&o), [7]);
+}
+
+/// `-n 1000000000000` does not lease 10^12 values: a run interrupted after
+/// a few lines burns at most a few default blocks (2^20 each), and the
+/// next run goes on from there.
+#[test]
+fn a_huge_count_leases_bounded_blocks() {
+    let db = TempDb::new("huge");
+    let url = db.url();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .args(["seq", "--db", &url, "--name", "h", "-n", "1000000000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert_eq!(first.trim(), "1");
+    // The reader goes away: the run ends on its closed pipe.
+    drop(out);
+    let status = child.wait().unwrap();
+    assert!(status.code().is_some(), "ended by a signal: {status:?}");
+    let o = kuuid(&["seq", "--db", &url, "--name", "h"]);
+    let next = numbers(&o)[0];
+    // A generous bound: a few blocks of 2^20, where 10^12 + 1 was before.
+    assert!(
+        next <= 8 << 20,
+        "{next}: the run leased {} values",
+        next - 1
+    );
 }
 
 /// `kuuid seq --help` gives a lock timeout for PostgreSQL in a syntax that

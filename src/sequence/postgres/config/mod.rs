@@ -84,17 +84,17 @@ pub(super) struct Target {
 }
 
 impl Target {
-    /// The first host and port, for messages (`host:port` or the socket
-    /// directory).
+    /// The first host and port, for messages: `host:port`, or the socket
+    /// file itself (`DIR/.s.PGSQL.PORT`, as libpq names it), so that a
+    /// socket that is not there is named.
     pub(super) fn describe(&self) -> String {
-        let host = match self.config.get_hosts().first() {
-            Some(Host::Tcp(h)) => h.clone(),
-            #[cfg(unix)]
-            Some(Host::Unix(p)) => p.display().to_string(),
-            None => "?".into(),
-        };
         let port = self.config.get_ports().first().copied().unwrap_or(5432);
-        format!("{host}:{port}")
+        match self.config.get_hosts().first() {
+            Some(Host::Tcp(h)) => format!("{h}:{port}"),
+            #[cfg(unix)]
+            Some(Host::Unix(p)) => format!("{}", p.join(format!(".s.PGSQL.{port}")).display()),
+            None => format!("?:{port}"),
+        }
     }
 }
 
@@ -348,6 +348,15 @@ mod tests {
         );
         assert_eq!(t.ssl, SslMode::Require);
         assert_eq!(t.describe(), "db.example:6543");
+    }
+
+    /// A Unix socket is named as libpq names it: the file, not the
+    /// directory and a port.
+    #[cfg(unix)]
+    #[test]
+    fn a_socket_is_named_by_its_file() {
+        let t = parse("host=/nonexistent/dir user=x port=5433", env(&[])).unwrap();
+        assert_eq!(t.describe(), "/nonexistent/dir/.s.PGSQL.5433");
     }
 
     #[test]

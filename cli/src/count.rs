@@ -1,0 +1,51 @@
+//! `-n`/`--count`: how many, read as a user writes it (`1000000`, `1e6`,
+//! `10^6`), and a negative or fractional count refused with what `-n` takes.
+
+/// What the error says `-n` takes.
+const TAKES: &str = "a whole number, 0 or more: 1000000, 1e6 or 10^6";
+
+/// Parses a count up to `u64::MAX`.
+pub fn parse(text: &str) -> Result<u64, String> {
+    let refuse = || format!("{text:?} is not a count: -n takes {TAKES}");
+    if let Ok(n) = text.parse::<u64>() {
+        return Ok(n);
+    }
+    // m e k and b ^ k: exact integers only.
+    let (mantissa, base, exp) = if let Some((m, e)) = text.split_once(['e', 'E']) {
+        (m, 10u64, e)
+    } else if let Some((b, e)) = text.split_once('^') {
+        ("1", b.parse::<u64>().map_err(|_| refuse())?, e)
+    } else {
+        return Err(refuse());
+    };
+    let m: u64 = mantissa.parse().map_err(|_| refuse())?;
+    let e: u32 = exp.parse().map_err(|_| refuse())?;
+    base.checked_pow(e)
+        .and_then(|p| m.checked_mul(p))
+        .ok_or_else(|| format!("{text:?} is past the largest count, {}", u64::MAX))
+}
+
+/// [`parse`] for a count held in a `usize`.
+pub fn parse_usize(text: &str) -> Result<usize, String> {
+    let n = parse(text)?;
+    usize::try_from(n).map_err(|_| format!("{text:?} is past the largest count, {}", usize::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_what_users_write_and_refuses_the_rest() {
+        assert_eq!(parse("1000000"), Ok(1_000_000));
+        assert_eq!(parse("1e6"), Ok(1_000_000));
+        assert_eq!(parse("5e7"), Ok(50_000_000));
+        assert_eq!(parse("10^12"), Ok(1_000_000_000_000));
+        assert_eq!(parse("0"), Ok(0));
+        for bad in ["-1", "1.5", "1e-3", "x", "", "2^", "1e99"] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.contains(&format!("{bad:?}")), "{e}");
+        }
+        assert!(parse("-1").unwrap_err().contains("-n takes a whole number"));
+    }
+}
