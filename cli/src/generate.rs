@@ -36,6 +36,10 @@ pub enum IdFormat {
     /// between` makes them): hidden from the minting formats' list.
     #[value(hide = true)]
     Order,
+    /// A pre-2018 ObjectId (time, 3-byte machine, 2-byte process id,
+    /// counter), for `inspect` only: hidden from the minting formats' list.
+    #[value(hide = true)]
+    ObjectidLegacy,
 }
 
 impl IdFormat {
@@ -160,6 +164,12 @@ fn check_flags(a: &GenerateArgs) -> Result<(), Failure> {
     if f == IdFormat::Order {
         return Err(Failure::Usage(
             "order keys are made between two keys: use kuuid between".to_owned(),
+        ));
+    }
+    if f == IdFormat::ObjectidLegacy {
+        return Err(Failure::Usage(
+            "objectid-legacy is the old layout, for inspect: mint ObjectIds with --format objectid"
+                .to_owned(),
         ));
     }
     let kuuid_only = [

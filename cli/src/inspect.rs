@@ -20,8 +20,10 @@ pub struct InspectArgs {
     /// v7, v7s, objectid, couch-random, couch-sequential, couch-utc-random,
     /// couch-utc-id (14 hex digits of microseconds, then any suffix),
     /// uuid-v4 or couch-uuid-v7 (each UUID in its 36-character, 32-hex or
-    /// 25-character base-36 text), or order (an order key, as `kuuid
-    /// between` prints: never told from the text). Default: told from the text: 36
+    /// 25-character base-36 text), order (an order key, as `kuuid
+    /// between` prints: never told from the text), or objectid-legacy (an
+    /// ObjectId read as the old layout: time, 3-byte machine, 2-byte
+    /// process id, counter). Default: told from the text: 36
     /// characters with dashes are a UUID (its version says which), 24 hex
     /// an ObjectId, 25 of 0-9a-z CouchDB's base_36, other lengths a kuuid;
     /// 32 hex characters need this flag.
@@ -267,6 +269,8 @@ enum Fields<'a> {
     Kuuid(AnyKuuid),
     V7(Uuid7),
     ObjectId(ObjectId),
+    /// Read with the legacy layout (`--format objectid-legacy`).
+    ObjectIdLegacy(ObjectId),
     Couch(Algorithm, Decoded<'a>),
     Order(OrderKeyRef<'a>),
 }
@@ -316,6 +320,7 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
         }
         IdFormat::V7 | IdFormat::V7s => Fields::V7(utf8()?.parse().map_err(|e| err(&e))?),
         IdFormat::Objectid => Fields::ObjectId(utf8()?.parse().map_err(|e| err(&e))?),
+        IdFormat::ObjectidLegacy => Fields::ObjectIdLegacy(utf8()?.parse().map_err(|e| err(&e))?),
         IdFormat::Order => {
             let text = utf8()?;
             Fields::Order(OrderKeyRef::parse(text).map_err(|e| format!("not an order key: {e}"))?)
@@ -337,6 +342,7 @@ impl Fields<'_> {
             Fields::V7(_) if text.len() == 32 => "v7s",
             Fields::V7(_) => "v7",
             Fields::ObjectId(_) => "objectid",
+            Fields::ObjectIdLegacy(_) => "objectid-legacy",
             Fields::Order(_) => "order",
             Fields::Couch(algorithm, _) => match algorithm {
                 Algorithm::Random => "couch-random",
@@ -373,6 +379,22 @@ impl Fields<'_> {
                     Some(id.timestamp()),
                     vec![
                         ("process", quoted(&process)),
+                        ("counter", counter.to_string()),
+                    ],
+                )
+            }
+            // The layout before the 2018 spec: time | machine | pid | counter.
+            Fields::ObjectIdLegacy(id) => {
+                let b = id.as_bytes();
+                let machine: String = b[4..7].iter().map(|x| format!("{x:02x}")).collect();
+                let pid = u16::from_be_bytes([b[7], b[8]]);
+                let counter = u32::from_be_bytes([0, b[9], b[10], b[11]]);
+                (
+                    self.format_name(text),
+                    Some(id.timestamp()),
+                    vec![
+                        ("machine", quoted(&machine)),
+                        ("pid", pid.to_string()),
                         ("counter", counter.to_string()),
                     ],
                 )

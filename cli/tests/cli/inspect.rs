@@ -35,3 +35,30 @@ fn order_is_listed_for_inspect_only() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(crate::common::stdout(&o).starts_with("a0 order"));
 }
+
+/// `--format objectid-legacy` shows the old layout's fields, each read
+/// back from the bytes that made the id; minting it is refused.
+#[test]
+fn a_legacy_object_id_shows_machine_pid_and_counter() {
+    let bytes: [u8; 12] = std::array::from_fn(|i| (0x5a + 37 * i) as u8);
+    let id = kuuid::ObjectId::from_bytes(bytes);
+    let text = id.to_string();
+    let o = crate::common::kuuid(&["inspect", "--json", "--format", "objectid-legacy", &text]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = crate::common::stdout(&o);
+    let machine: String = bytes[4..7].iter().map(|b| format!("{b:02x}")).collect();
+    let pid = u16::from_be_bytes([bytes[7], bytes[8]]);
+    let counter = u32::from_be_bytes([0, bytes[9], bytes[10], bytes[11]]);
+    for field in [
+        "\"format\":\"objectid-legacy\"".to_owned(),
+        format!("\"timestamp_ms\":{}", id.timestamp().as_millis()),
+        format!("\"machine\":\"{machine}\""),
+        format!("\"pid\":{pid}"),
+        format!("\"counter\":{counter}"),
+    ] {
+        assert!(line.contains(&field), "{field} in {line}");
+    }
+    let o = crate::common::kuuid(&["--format", "objectid-legacy"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("for inspect"), "{}", stderr(&o));
+}
