@@ -125,16 +125,11 @@ pub(crate) fn mint<const LEN: usize>(prefix: &Prefix) -> Id<LEN> {
 /// `formats::kuuid_ordered`.
 #[inline(always)]
 pub(crate) fn mint_ordered(ms: u64, first: u32) -> Kuuid {
-    let id: Kuuid = match with!(|l| l.mint_at_units(Layout::MILLIS, ms)) {
+    let group = engine::scalar::group_bits(first);
+    match with!(|l| l.mint_ordered(ms, group)) {
         Some(id) => id,
-        None => fallback::mint(&Layout::MILLIS.prefix_of_units(ms)),
-    };
-    let mut bytes = *id.as_bytes();
-    let group = (&mut bytes[PREFIX_LEN..PREFIX_LEN + GROUP_LEN])
-        .try_into()
-        .expect("one group");
-    engine::scalar::encode_group(first, group);
-    Kuuid::from_valid(bytes)
+        None => fallback::mint_ordered(ms, first),
+    }
 }
 
 /// An id with a run-time number of groups (already checked to be 1 to 4).
@@ -242,17 +237,18 @@ impl Local {
         self.gen_.take_under(prefix.as_bytes())
     }
 
-    /// An id under the prefix of time `units` in `layout`, through the
-    /// same memo as [`prefix_now`](Self::prefix_now).
+    /// A 32-character id under millisecond `ms`'s prefix (through the same
+    /// memo as [`prefix_now`](Self::prefix_now)) with first group `group`.
     #[inline]
-    fn mint_at_units<const LEN: usize>(&mut self, layout: Layout, units: u64) -> Id<LEN> {
+    fn mint_ordered(&mut self, ms: u64, group: u64) -> Kuuid {
         self.gen_.check_fork();
+        let layout = Layout::MILLIS;
         let memo = &mut self.memo[slot(layout)];
-        if memo.0 != units {
-            *memo = (units, layout.prefix_of_units(units));
+        if memo.0 != ms {
+            *memo = (ms, layout.prefix_of_units(ms));
         }
         let prefix = memo.1;
-        self.gen_.take_under(prefix.as_bytes())
+        self.gen_.take_with_head(prefix.as_bytes(), group)
     }
 
     #[inline]
@@ -323,6 +319,16 @@ mod fallback {
 
     #[cold]
     #[inline(never)]
+    pub(super) fn mint_ordered(ms: u64, first: u32) -> Kuuid {
+        let mut words: [u32; MAX_GROUPS] = os_words();
+        words[0] = first;
+        let prefix = Layout::MILLIS.prefix_of_units(ms);
+        let id = engine::assemble_id(prefix.as_bytes(), words.map(engine::scalar::group_bits));
+        Kuuid::from_valid(id)
+    }
+
+    #[cold]
+    #[inline(never)]
     pub(super) fn fill(ids: &mut [Kuuid]) {
         let prefix = prefix_now(Layout::SECONDS);
         for chunk in ids.chunks_mut(BATCH) {
@@ -361,6 +367,23 @@ mod tests {
         let unwound = std::panic::catch_unwind(|| with!(|l| boom(l)));
         assert!(unwound.is_err());
         assert_eq!(with!(|_| 2), Some(2));
+    }
+
+    /// The ordered id is the same shape on both paths: the millisecond's
+    /// prefix, then the given first group, then three random groups.
+    #[test]
+    fn ordered_ids_match_on_the_state_and_the_fallback() {
+        let ms = 1_514_764_800_123;
+        let first = 0xdead_b000;
+        for id in [mint_ordered(ms, first), fallback::mint_ordered(ms, first)] {
+            assert_eq!(id.as_str().parse::<Kuuid>(), Ok(id));
+            assert_eq!(id.timestamp(Layout::MILLIS).as_millis(), ms);
+            assert_eq!(id.random_words()[0], first);
+        }
+        assert_ne!(
+            mint_ordered(ms, first).random_words()[1..],
+            fallback::mint_ordered(ms, first).random_words()[1..]
+        );
     }
 
     #[test]

@@ -183,6 +183,32 @@ pub(crate) fn put_prefix(id: &mut [u8; MAX_ID_LEN], prefix: &[u8; PREFIX_LEN]) {
     }
 }
 
+/// Puts `prefix` and the first group's digits (`group`, the low 48 bits,
+/// as [`scalar::group_bits`] makes them) in front of an encoded id's other
+/// three groups, in one 16-byte store, for the reason [`put_prefix`] gives.
+#[inline(always)]
+pub(crate) fn put_head(id: &mut [u8; MAX_ID_LEN], prefix: &[u8; PREFIX_LEN], group: u64) {
+    const DIGITS: u64 = (1 << 48) - 1;
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&id[PREFIX_LEN..PREFIX_LEN + 8]);
+    let high = u64::from_le_bytes(word) & !DIGITS | group & DIGITS;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_set_epi64x, _mm_storeu_si128};
+        // SAFETY: SSE2 is part of the x86-64 baseline; the store touches
+        // `id[..16]`, which `id` owns, unaligned access allowed.
+        unsafe {
+            let head = _mm_set_epi64x(high as i64, i64::from_le_bytes(*prefix));
+            _mm_storeu_si128(id.as_mut_ptr().cast::<__m128i>(), head);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        id[..PREFIX_LEN].copy_from_slice(prefix);
+        id[PREFIX_LEN..PREFIX_LEN + 8].copy_from_slice(&high.to_le_bytes());
+    }
+}
+
 /// A 32-byte id from its prefix and four groups' digits (each the low 48
 /// bits of a word, as [`scalar::group_bits`] makes them), built in registers
 /// and left in two 16-byte halves, for the reason [`put_prefix`] gives.

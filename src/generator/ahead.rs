@@ -4,7 +4,7 @@
 //! the generator drops them ([`LookAhead::invalidate`]) when it reseeds.
 
 use crate::engine::{self, Isa, PREFIX_LEN};
-use crate::id::{Id, MAX_GROUPS, MAX_LEN};
+use crate::id::{Id, Kuuid, MAX_GROUPS, MAX_LEN};
 use crate::rng::Rng;
 
 use super::BATCH;
@@ -132,6 +132,17 @@ impl LookAhead {
             engine::put_prefix(&mut id, prefix);
         }
         Id::from_valid(id[..LEN].try_into().expect("LEN <= 32"))
+    }
+
+    /// A 32-byte id from the encoded-ahead batch, which is not empty, with
+    /// `prefix` and the first group's digits `group` put in front of its
+    /// other three random groups.
+    #[inline]
+    pub(crate) fn take_encoded_head(&mut self, prefix: &[u8; PREFIX_LEN], group: u64) -> Kuuid {
+        let mut id = self.encoded[self.encoded_pos];
+        self.encoded_pos += 1;
+        engine::put_head(&mut id, prefix, group);
+        Id::from_valid(id)
     }
 
     /// Encodes a new batch of 4-group ids from `rng` under `prefix`.

@@ -215,6 +215,17 @@ impl Generator {
         self.ahead.take_encoded(prefix)
     }
 
+    /// A 32-byte id under `prefix` whose first group's digits are `group`
+    /// (the low 48 bits), the other three random. Callers check for a fork
+    /// first.
+    #[inline]
+    pub(crate) fn take_with_head(&mut self, prefix: &[u8; PREFIX_LEN], group: u64) -> Kuuid {
+        if self.ahead.encoded_is_empty() {
+            self.encode_ahead(prefix);
+        }
+        self.ahead.take_encoded_head(prefix, group)
+    }
+
     #[cold]
     fn encode_ahead(&mut self, prefix: &[u8; PREFIX_LEN]) {
         self.ahead
