@@ -257,6 +257,10 @@ mod tagged_tests {
         *v.get_mut(7).unwrap() += 1;
         assert_eq!(v.get_mut(7), Some(&mut 6));
         assert!(v.get_mut(0).is_none());
+        // Remade in place under a new token: that token only, from now on.
+        v.retag(9);
+        assert_eq!(v.get_mut(9), Some(&mut 6));
+        assert!(v.get_mut(7).is_none());
     }
 
     /// A stale value holding something usable still serves no token: not
