@@ -82,6 +82,30 @@
 //! [`reseed`]) restored VM snapshots. Feature-gated items (database types,
 //! serde, `uuid`, `bson`, `chrono` and `time` interop, the PostgreSQL
 //! counter store) are marked with the feature they need.
+//!
+//! # Features
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | (none) | every id kind, bulk fills, parsing, [`sequence`] in memory |
+//! | `serde` | every id type as text in human-readable formats and bytes in binary ones; `serde::as_str`, `serde::any` |
+//! | `uuid` | [`Uuid7`] to and from `uuid::Uuid` |
+//! | `bson` | [`ObjectId`] to and from `bson::oid::ObjectId` |
+//! | `chrono` | [`Timestamp`] to and from `chrono::DateTime` |
+//! | `time` | [`Timestamp`] to and from `time::OffsetDateTime` |
+//! | `rusqlite` | `ToSql`/`FromSql` for every id type; `SqliteCounters`; SQLite built in (a C compiler; links on any distribution) |
+//! | `rusqlite-system` | the same, linking the SQLite your own `rusqlite` line picks (the system's: `rusqlite = ">=0.39, <0.41"` below SQLite 3.44) |
+//! | `postgres-types` | `ToSql`/`FromSql` for postgres and tokio-postgres |
+//! | `postgres` | `PostgresCounters` (libpq's parameters and environment, timeouts) |
+//! | `postgres-tls` | TLS for `PostgresCounters` with rustls (no OpenSSL) |
+//! | `sqlx-postgres`, `sqlx-sqlite` | sqlx `Type`/`Encode`/`Decode` |
+//!
+//! # Guides
+//!
+//! The repository's guides are pages here too (module `guide`, in the
+//! documentation only): id formats and the library, databases and the
+//! B-tree effect, counters, order keys, threads and fork, performance, the
+//! command line, what differs from npm kuuid, tests and CI.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -527,6 +551,31 @@ pub mod __test_hooks {
     pub fn freeze(ms: Option<u64>) {
         crate::sys::test_clock::freeze(ms);
     }
+}
+
+/// The guides: the repository's `docs/` pages, shown here as they read on
+/// GitHub (their examples run as doctests). Links between guides point to
+/// the repository's files.
+#[cfg(doc)]
+pub mod guide {
+    #[doc = include_str!("../docs/formats.md")]
+    pub mod formats {}
+    #[doc = include_str!("../docs/databases.md")]
+    pub mod databases {}
+    #[doc = include_str!("../docs/counters.md")]
+    pub mod counters {}
+    #[doc = include_str!("../docs/order.md")]
+    pub mod order_keys {}
+    #[doc = include_str!("../docs/concurrency.md")]
+    pub mod concurrency {}
+    #[doc = include_str!("../docs/performance.md")]
+    pub mod performance {}
+    #[doc = include_str!("../docs/cli.md")]
+    pub mod cli {}
+    #[doc = include_str!("../docs/npm.md")]
+    pub mod npm {}
+    #[doc = include_str!("../docs/testing.md")]
+    pub mod testing {}
 }
 
 /// The README's and the guides' examples, compiled and run as doctests so

@@ -36,7 +36,7 @@ pub enum Error {
     Render(render::RenderError),
     /// This process is a copy (a forked child, a raw `clone`) made while a
     /// thread of its parent was inside a SQLite call of a
-    /// [`SqliteCounters`](super::SqliteCounters): the fork's wait for it ran
+    /// `SqliteCounters`: the fork's wait for it ran
     /// out, no fork handler ran, or the fork came from a signal handler on
     /// that very thread. SQLite's locks may be held by a thread the copy
     /// does not have, so no SQLite store calls SQLite again in this process.
