@@ -65,10 +65,20 @@ impl fmt::Display for Error {
                 let mut last = e.to_string();
                 let mut source = e.source();
                 while let Some(s) = source {
-                    // rusqlite's source repeats its message behind a code
-                    // ("Error code 5: database is locked"): said once.
+                    // A cause already printed is said once: rusqlite's
+                    // source repeats its message behind a code ("Error code
+                    // 5: database is locked"); anything else in front of a
+                    // repeat is kept.
                     let text = s.to_string();
-                    if !text.ends_with(&last) && !last.contains(&text) {
+                    if let Some(head) = text.strip_suffix(last.as_str()) {
+                        let head = head.trim_end_matches([':', ' ']);
+                        let code_only = head
+                            .strip_prefix("Error code ")
+                            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+                        if !head.is_empty() && !code_only {
+                            write!(f, ": {head}")?;
+                        }
+                    } else if !last.contains(&text) {
                         write!(f, ": {text}")?;
                     }
                     last = text;
@@ -184,3 +194,53 @@ impl fmt::Display for SchemaError {
 }
 
 impl std::error::Error for SchemaError {}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+    use std::fmt;
+
+    /// An error with a message and an optional cause.
+    #[derive(Debug)]
+    struct Chain(&'static str, Option<Box<Chain>>);
+
+    impl fmt::Display for Chain {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Chain {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|c| c as _)
+        }
+    }
+
+    fn store(outer: &'static str, inner: &'static str) -> String {
+        Error::Store(Box::new(Chain(outer, Some(Box::new(Chain(inner, None)))))).to_string()
+    }
+
+    #[test]
+    fn a_repeated_cause_is_said_once_and_nothing_else_is_lost() {
+        // rusqlite's shape: the code in front of the same words.
+        assert_eq!(
+            store("database is locked", "Error code 5: database is locked"),
+            "counter store: database is locked"
+        );
+        // Something else in front of the repeat is kept.
+        assert_eq!(
+            store("timed out", "connecting to 127.0.0.1: timed out"),
+            "counter store: timed out: connecting to 127.0.0.1"
+        );
+        // A cause the message already holds.
+        assert_eq!(
+            store("PostgreSQL at h: db error", "db error"),
+            "counter store: PostgreSQL at h: db error"
+        );
+        // An unrelated cause.
+        assert_eq!(
+            store("PostgreSQL at h", "db error"),
+            "counter store: PostgreSQL at h: db error"
+        );
+    }
+}
