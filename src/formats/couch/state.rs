@@ -118,6 +118,22 @@ mod tests {
     use portable_atomic::AtomicU128;
     use std::sync::atomic::{AtomicU64, Ordering};
 
+    /// A prefix is 13 drawn bytes over a zero counter: every byte varies
+    /// (over 8 draws, a byte stays 0 by chance once in 2^64), no two repeat.
+    #[test]
+    fn prefixes_are_13_random_bytes_over_a_zero_counter() {
+        let draws: Vec<u128> = (0..8).map(|_| prefix()).collect();
+        assert!(draws.iter().all(|p| p & 0xff_ffff == 0), "{draws:x?}");
+        for byte in 3..16 {
+            assert!(
+                draws.iter().any(|p| (p >> (8 * byte)) & 0xff != 0),
+                "byte {byte} never drawn: {draws:x?}"
+            );
+        }
+        let distinct: std::collections::HashSet<_> = draws.iter().collect();
+        assert_eq!(distinct.len(), draws.len());
+    }
+
     /// CouchDB's `utc_id_time_does_not_advance_test` and
     /// `utc_id_time_advanced_test`.
     #[test]
