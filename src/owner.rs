@@ -32,38 +32,31 @@ pub trait OwnerAtomic {
     fn store(&self, v: u64, order: Ordering);
 }
 
-impl OwnerAtomic for std::sync::atomic::AtomicU64 {
-    #[inline]
-    fn compare_exchange(
-        &self,
-        current: u64,
-        new: u64,
-        ok: Ordering,
-        err: Ordering,
-    ) -> Result<u64, u64> {
-        self.compare_exchange(current, new, ok, err)
-    }
-    #[inline]
-    fn store(&self, v: u64, order: Ordering) {
-        self.store(v, order);
-    }
+/// The impl for an atomic type with std's method names (std's and loom's).
+macro_rules! owner_atomic {
+    ($atomic:ty) => {
+        impl OwnerAtomic for $atomic {
+            #[inline]
+            fn compare_exchange(
+                &self,
+                current: u64,
+                new: u64,
+                ok: Ordering,
+                err: Ordering,
+            ) -> Result<u64, u64> {
+                <$atomic>::compare_exchange(self, current, new, ok, err)
+            }
+            #[inline]
+            fn store(&self, v: u64, order: Ordering) {
+                <$atomic>::store(self, v, order);
+            }
+        }
+    };
 }
 
+owner_atomic!(std::sync::atomic::AtomicU64);
 #[cfg(loom)]
-impl OwnerAtomic for loom::sync::atomic::AtomicU64 {
-    fn compare_exchange(
-        &self,
-        current: u64,
-        new: u64,
-        ok: Ordering,
-        err: Ordering,
-    ) -> Result<u64, u64> {
-        self.compare_exchange(current, new, ok, err)
-    }
-    fn store(&self, v: u64, order: Ordering) {
-        self.store(v, order);
-    }
-}
+owner_atomic!(loom::sync::atomic::AtomicU64);
 
 /// The atomic of an [`Owner`] made by [`Owner::new`].
 #[cfg(loom)]

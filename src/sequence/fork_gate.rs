@@ -281,6 +281,24 @@ mod tests {
     const PARENT: u32 = 100;
     const CHILD: u32 = 101;
 
+    /// Enters as `pid` where a call must wait once, `then` ending what it
+    /// waits for; returns how it got in and how many times it waited.
+    fn enter_after_a_wait(
+        gate: &ForkGate,
+        pid: u32,
+        then: impl Fn(),
+    ) -> (Result<(Entry, u32), Poisoned>, u32) {
+        let mut waits = 0;
+        let got = gate.enter(
+            || pid,
+            || {
+                waits += 1;
+                then();
+            },
+        );
+        (got, waits)
+    }
+
     fn enter(gate: &ForkGate, pid: u32) -> Result<Entry, Poisoned> {
         gate.enter(|| pid, || unreachable!("nothing to wait for"))
             .map(|(entry, p)| {
@@ -370,15 +388,8 @@ mod tests {
         }));
         assert_eq!(rounds, 2);
         // A call that comes while the gate is closed waits for it to open.
-        let mut waits = 0;
-        let got = gate.enter(
-            || PARENT,
-            || {
-                waits += 1;
-                gate.open(PARENT);
-            },
-        );
-        assert_eq!((got, waits), (Ok((Entry::Inside, PARENT)), 1));
+        let got = enter_after_a_wait(&gate, PARENT, || gate.open(PARENT));
+        assert_eq!(got, (Ok((Entry::Inside, PARENT)), 1));
         assert!(!gate.closing());
     }
 
@@ -392,15 +403,8 @@ mod tests {
             word: AtomicU64::new(gate.word.load(Ordering::Relaxed)),
         };
         assert_eq!(enter(&copy, CHILD), Ok(Entry::Adopt));
-        let mut waits = 0;
-        let got = gate.enter(
-            || PARENT,
-            || {
-                waits += 1;
-                gate.open(PARENT);
-            },
-        );
-        assert_eq!((got, waits), (Ok((Entry::Adopt, PARENT)), 1));
+        let got = enter_after_a_wait(&gate, PARENT, || gate.open(PARENT));
+        assert_eq!(got, (Ok((Entry::Adopt, PARENT)), 1));
         // Inside and adopting: the process's other calls wait.
         assert_eq!(
             gate.word.load(Ordering::Relaxed),
@@ -413,15 +417,8 @@ mod tests {
     fn other_calls_wait_for_the_adoption() {
         let gate = ForkGate::new();
         assert_eq!(enter(&gate, PARENT), Ok(Entry::Adopt));
-        let mut waits = 0;
-        let got = gate.enter(
-            || PARENT,
-            || {
-                waits += 1;
-                gate.adopted(PARENT);
-            },
-        );
-        assert_eq!((got, waits), (Ok((Entry::Inside, PARENT)), 1));
+        let got = enter_after_a_wait(&gate, PARENT, || gate.adopted(PARENT));
+        assert_eq!(got, (Ok((Entry::Inside, PARENT)), 1));
         assert_eq!(gate.word.load(Ordering::Relaxed), word(PARENT, 2));
     }
 
