@@ -223,6 +223,13 @@ impl Local {
     #[inline]
     fn prefix_now(&mut self, layout: Layout) -> Prefix {
         let units = now_units(layout.precision, &mut self.gen_.seen);
+        self.prefix_of(layout, units)
+    }
+
+    /// The prefix of time `units` in `layout`, re-encoded only when the
+    /// units differ from the last ones asked of that layout.
+    #[inline]
+    fn prefix_of(&mut self, layout: Layout, units: u64) -> Prefix {
         let memo = &mut self.memo[slot(layout)];
         if memo.0 != units {
             *memo = (units, layout.prefix_of_units(units));
@@ -242,12 +249,7 @@ impl Local {
     #[inline]
     fn mint_ordered(&mut self, ms: u64, group: u64) -> Kuuid {
         self.gen_.check_fork();
-        let layout = Layout::MILLIS;
-        let memo = &mut self.memo[slot(layout)];
-        if memo.0 != ms {
-            *memo = (ms, layout.prefix_of_units(ms));
-        }
-        let prefix = memo.1;
+        let prefix = self.prefix_of(Layout::MILLIS, ms);
         self.gen_.take_with_head(prefix.as_bytes(), group)
     }
 

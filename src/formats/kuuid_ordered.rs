@@ -18,7 +18,7 @@
 
 use std::sync::atomic::AtomicU64;
 
-use super::v7::{COUNTER_BITS, SEQUENCE_MS_LIMIT, START_LIMIT, claim};
+use super::v7::{COUNTER_BITS, claim_now_on};
 use crate::id::Kuuid;
 
 /// Bits of the first group under the counter.
@@ -38,21 +38,10 @@ pub fn parts(v: u128) -> (u64, u32) {
 }
 
 /// Claims `count` (1 to 256) sequence values at the coarse clock's
-/// millisecond; returns the first.
+/// millisecond, as UUIDv7's claims do on theirs; returns the first.
 #[inline]
 fn claim_now(count: u64) -> u128 {
-    let now = crate::sys::coarse_millis();
-    if now < SEQUENCE_MS_LIMIT {
-        u128::from(claim(word(), now, random_start, count))
-    } else {
-        u128::from(now) << COUNTER_BITS | u128::from(random_start() % START_LIMIT)
-    }
-}
-
-/// A counter start for a new millisecond, from this thread's generator.
-#[cold]
-fn random_start() -> u64 {
-    crate::local::random_u64()
+    claim_now_on(word(), count)
 }
 
 /// The next id of the process's order.

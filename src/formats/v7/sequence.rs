@@ -65,9 +65,17 @@ fn advance(
 /// within the claim only.
 #[inline]
 pub(super) fn claim_now(count: u64) -> u128 {
+    claim_now_on(sequence(), count)
+}
+
+/// [`claim_now`] on another word of the same shape (`idms_monotonic()`'s).
+/// Past [`MAX_UNIX_MILLIS`] the millisecond is held there. Always
+/// inlined: as a call it cost `idms_monotonic()` 6 instructions an id.
+#[inline(always)]
+pub(crate) fn claim_now_on(word: &AtomicU64, count: u64) -> u128 {
     let now = crate::sys::coarse_millis();
     if now < SEQUENCE_MS_LIMIT {
-        u128::from(claim(sequence(), now, random_start, count))
+        u128::from(claim(word, now, random_start, count))
     } else {
         u128::from(now.min(MAX_UNIX_MILLIS)) << COUNTER_BITS
             | u128::from(random_start() % START_LIMIT)
