@@ -243,3 +243,197 @@ impl<const SLOTS: usize> Blocks<SLOTS> {
         slot.version.store(writing + 1, Ordering::Release);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+    use std::convert::Infallible;
+
+    const PID: &dyn Fn() -> u64 = &|| 7;
+
+    /// Block `i` starts at `i * 1000`; `leased` records the indices asked.
+    fn lease(leased: &mut Vec<u64>) -> impl FnMut(u64) -> Result<u64, Infallible> + '_ {
+        move |i| {
+            leased.push(i);
+            Ok(i * 1000)
+        }
+    }
+
+    fn firsts<const S: usize>(b: &Blocks<S>, k: u64, n: usize, token: u64) -> (Vec<u64>, Vec<u64>) {
+        let mut leased = Vec::new();
+        let got = (0..n)
+            .map(|_| b.claim(k, token, PID, lease(&mut leased)).unwrap().first)
+            .collect();
+        (got, leased)
+    }
+
+    #[test]
+    fn claims_run_through_each_block_and_lease_blocks_in_order() {
+        let b = Blocks::<4>::new(10);
+        assert_eq!(b.block_len(), 10);
+        let (got, leased) = firsts(&b, 1, 30, 1);
+        let want: Vec<u64> = (0..3)
+            .flat_map(|i| (0..10).map(move |o| i * 1000 + o))
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(leased, [0, 1, 2]);
+        let (got, leased) = firsts(&b, 5, 4, 1);
+        assert_eq!(got, [3000, 3005, 4000, 4005]);
+        assert_eq!(leased, [3, 4]);
+    }
+
+    #[test]
+    fn the_claim_that_crosses_the_mark_asks_for_the_next_block_once() {
+        let b = Blocks::<4>::new(100);
+        let mut leased = Vec::new();
+        let mut asked = Vec::new();
+        for n in 0..250 {
+            let c = b.claim(1, 1, PID, lease(&mut leased)).unwrap();
+            if let Some(p) = c.prefetch {
+                asked.push((n, p));
+            }
+        }
+        assert_eq!(asked, [(90, 1), (190, 2)]);
+        // A claim of 5 crosses the mark at offset 90 from offsets 90..95.
+        let b = Blocks::<4>::new(100);
+        let claims: Vec<Claim> = (0..20)
+            .map(|_| b.claim(5, 1, PID, lease(&mut leased)).unwrap())
+            .collect();
+        let asking: Vec<usize> = (0..20).filter(|&n| claims[n].prefetch.is_some()).collect();
+        assert_eq!(asking, [18]);
+        assert_eq!(claims[18].prefetch, Some(1));
+        // Blocks under 16 values are never prefetched.
+        let b = Blocks::<4>::new(15);
+        assert!((0..45).all(|_| {
+            b.claim(1, 1, PID, lease(&mut leased))
+                .unwrap()
+                .prefetch
+                .is_none()
+        }));
+        let b = Blocks::<4>::new(16);
+        assert_eq!(
+            (0..16)
+                .filter(|_| b
+                    .claim(1, 1, PID, lease(&mut leased))
+                    .unwrap()
+                    .prefetch
+                    .is_some())
+                .count(),
+            1
+        );
+    }
+
+    /// A new token (a fork) finds nothing installed: the ticket's own block
+    /// is leased again, never the blocks before it, and no value leased
+    /// under the old token is handed out.
+    #[test]
+    fn a_new_token_leases_again_from_the_tickets_block() {
+        let b = Blocks::<4>::new(10);
+        let (old, _) = firsts(&b, 1, 15, 1);
+        let mut leased = Vec::new();
+        let mut again = |i| {
+            leased.push(i);
+            Ok::<_, Infallible>(1_000_000 + i * 1000)
+        };
+        let c = b.claim(1, 2, PID, &mut again).unwrap();
+        assert_eq!(c.first, 1_000_000 + 1000 + 5);
+        let c = b.claim(1, 2, PID, &mut again).unwrap();
+        assert_eq!(c.first, 1_000_000 + 1000 + 6);
+        assert_eq!(leased, [1]);
+        assert!(!old.contains(&(1_000_000 + 1005)));
+    }
+
+    #[test]
+    fn install_through_leases_ahead_once_and_refuses_a_block_left_behind() {
+        let b = Blocks::<2>::new(10);
+        let mut leased = Vec::new();
+        // The first install of a token starts at the block asked for.
+        assert_eq!(b.install_through(0, 1, PID, lease(&mut leased)), Ok(true));
+        assert_eq!(b.install_through(2, 1, PID, lease(&mut leased)), Ok(true));
+        assert_eq!(leased, [0, 1, 2]);
+        // Installed already: nothing leased.
+        assert_eq!(b.install_through(2, 1, PID, lease(&mut leased)), Ok(true));
+        assert_eq!(leased, [0, 1, 2]);
+        // Block 0's slot now holds block 2: a ticket of block 0 is void.
+        assert!(matches!(b.read(0, 1), Read::Gone));
+        assert!(matches!(b.read(1, 1), Read::Ready(1000)));
+        assert!(matches!(b.read(2, 1), Read::Ready(2000)));
+        assert!(matches!(b.read(3, 1), Read::Missing));
+        assert!(matches!(b.read(2, 9), Read::Missing));
+        // A block this process moved past is never installed again.
+        b.slots[0].index.store(EMPTY, Ordering::Relaxed);
+        assert_eq!(b.install_through(0, 1, PID, lease(&mut leased)), Ok(false));
+        assert_eq!(leased, [0, 1, 2]);
+        // A claim whose ticket is void draws another: tickets 0..10 are
+        // gone with block 0, so the first value handed out is block 1's.
+        let b = Blocks::<2>::new(10);
+        b.install_through(0, 1, PID, lease(&mut leased)).unwrap();
+        b.install_through(2, 1, PID, lease(&mut leased)).unwrap();
+        b.tickets.store(0, Ordering::Relaxed);
+        let c = b.claim(10, 1, PID, lease(&mut leased)).unwrap();
+        assert_eq!(c.first, 1000);
+    }
+
+    #[test]
+    fn a_failed_lease_ends_the_claim_and_its_block_is_leased_by_the_next() {
+        let b = Blocks::<4>::new(10);
+        assert_eq!(b.claim(1, 1, PID, |_| Err("down")), Err("down"));
+        let mut leased = Vec::new();
+        let c = b.claim(1, 1, PID, lease(&mut leased)).unwrap();
+        assert_eq!((c.first, leased.as_slice()), (1, &[0][..]));
+        // The lock was let go: another install takes it.
+        assert_eq!(b.install_through(1, 1, PID, lease(&mut leased)), Ok(true));
+    }
+
+    /// The seqlock: a slot being written reads as missing; a writer cut
+    /// off by a fork left the version odd, and the next write ends even.
+    #[test]
+    fn a_slot_mid_write_reads_missing_and_a_cut_off_write_is_finished() {
+        let b = Blocks::<4>::new(10);
+        b.write(0, 500, 1);
+        let v = b.slots[0].version.load(Ordering::Relaxed);
+        assert_eq!(v % 2, 0);
+        assert!(matches!(b.read(0, 1), Read::Ready(500)));
+        b.slots[0].version.store(v + 1, Ordering::Relaxed);
+        assert!(matches!(b.read(0, 1), Read::Missing));
+        b.write(4, 900, 1);
+        assert_eq!(b.slots[0].version.load(Ordering::Relaxed), v + 2);
+        assert!(matches!(b.read(4, 1), Read::Ready(900)));
+        assert!(matches!(b.read(0, 1), Read::Gone));
+    }
+
+    #[test]
+    fn threads_never_get_the_same_value() {
+        let b = Blocks::<4>::new(64);
+        let next = AtomicU64::new(0);
+        let runs: Vec<Vec<u64>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| {
+                    s.spawn(|| {
+                        (0..20_000)
+                            .map(|_| {
+                                b.claim(1, 1, PID, |_| {
+                                    Ok::<_, Infallible>(next.fetch_add(64, Ordering::Relaxed))
+                                })
+                                .unwrap()
+                                .first
+                            })
+                            .collect::<Vec<u64>>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut seen = HashSet::new();
+        for run in &runs {
+            assert!(
+                run.windows(2).all(|w| w[0] < w[1]),
+                "a thread's values go up"
+            );
+            for &v in run {
+                assert!(seen.insert(v), "{v} twice");
+            }
+        }
+    }
+}
