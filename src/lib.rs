@@ -80,7 +80,7 @@
 //!
 //! Every source stays unique across threads, `fork()` and (after
 //! [`reseed`]) restored VM snapshots. Feature-gated items (database types,
-//! serde, `uuid`, `bson`, `chrono` and `time` interop, the PostgreSQL
+//! serde, `uuid`, `bson`, `jiff`, `chrono` and `time` interop, the PostgreSQL
 //! counter store) are marked with the feature they need.
 //!
 //! # Features
@@ -91,10 +91,12 @@
 //! | `serde` | every id type as text in human-readable formats and bytes in binary ones; `serde::as_str`, `serde::any` |
 //! | `uuid` | [`Uuid7`] to and from `uuid::Uuid` |
 //! | `bson` | [`ObjectId`] to and from `bson::oid::ObjectId` |
+//! | `jiff` | [`Timestamp`] to and from `jiff::Timestamp` |
 //! | `chrono` | [`Timestamp`] to and from `chrono::DateTime` |
 //! | `time` | [`Timestamp`] to and from `time::OffsetDateTime` |
 //! | `rusqlite` | `ToSql`/`FromSql` for every id type; `SqliteCounters`; SQLite built in (a C compiler; links on any distribution) |
 //! | `rusqlite-system` | the same, linking the SQLite your own `rusqlite` line picks (the system's: `rusqlite = ">=0.39, <0.41"` below SQLite 3.44) |
+//! | `js` | wasm32-unknown-unknown under JavaScript: `Date.now()` and `crypto.getRandomValues` |
 //! | `postgres-types` | `ToSql`/`FromSql` for postgres and tokio-postgres |
 //! | `postgres` | `PostgresCounters` (libpq's parameters and environment, timeouts) |
 //! | `postgres-tls` | TLS for `PostgresCounters` with rustls (no OpenSSL) |

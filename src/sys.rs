@@ -1,12 +1,14 @@
 //! The OS interface: the cheap clocks and the words a forked child must not
 //! inherit. The crate's other `unsafe` blocks, each with its `SAFETY`
-//! comment: SIMD (`engine/`, `rng/aes_ctr/`, `rng/fast.rs`,
+//! comment: SIMD (`engine/`, `rng/aes_ctr/`, `rng/chacha.rs`, `rng/fast.rs`,
 //! `order/word.rs`), the per-thread state's slot (`local.rs`), the bulk
 //! fill's byte view of its ids (`id/mod.rs`), and the SQLite stores' fork
 //! handlers (`sequence/sqlite/fork.rs`).
 
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
+use std::time::Duration;
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Whole seconds since 1970: what a running [`crate::clock::Ticker`] last
@@ -46,11 +48,7 @@ pub(crate) fn unix_millis() -> u64 {
     if let Some(ms) = clock_units::<1000>(libc::CLOCK_REALTIME) {
         return test_clock::adjust::<1000>(ms);
     }
-    test_clock::adjust::<1000>(
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-    )
+    test_clock::adjust::<1000>(u64::try_from(since_1970().as_millis()).unwrap_or(u64::MAX))
 }
 
 /// Microseconds since 1970 from the precise wall clock (CouchDB's
@@ -61,11 +59,23 @@ pub(crate) fn unix_micros() -> u64 {
     if let Some(us) = clock_units::<1_000_000>(libc::CLOCK_REALTIME) {
         return test_clock::adjust::<1_000_000>(us);
     }
-    test_clock::adjust::<1_000_000>(
+    test_clock::adjust::<1_000_000>(u64::try_from(since_1970().as_micros()).unwrap_or(u64::MAX))
+}
+
+/// The wall clock where there is no `clock_gettime`: std's, or on
+/// wasm32-unknown-unknown (which has no clock of its own) JavaScript's
+/// `Date.now()` (feature `js`). Zero before 1970.
+fn since_1970() -> Duration {
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    {
+        Duration::from_secs_f64(js_sys::Date::now().max(0.0) / 1000.0)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX)),
-    )
+            .unwrap_or_default()
+    }
 }
 
 /// `clock_gettime(clock)` in `1/PER_SEC` seconds (0 before 1970), or

@@ -12,6 +12,9 @@ mod bson;
 #[cfg(feature = "chrono")]
 mod chrono;
 
+#[cfg(feature = "jiff")]
+mod jiff;
+
 #[cfg(feature = "time")]
 mod time;
 

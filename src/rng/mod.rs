@@ -3,6 +3,7 @@
 //! Both engines are seeded once from the OS (`getrandom`), never per id.
 
 mod aes_ctr;
+mod chacha;
 mod fast;
 pub(crate) mod fork;
 mod secure;

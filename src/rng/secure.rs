@@ -13,10 +13,8 @@
 //! and reseeds by count: a key read from memory reproduces nothing before
 //! it and predicts nothing past the next reseed.
 
-use rand_chacha::ChaCha12Rng;
-use rand_core::{RngCore, SeedableRng};
-
 use super::aes_ctr::AesCtr;
+use super::chacha::ChaCha12;
 use crate::engine::Isa;
 
 /// How many bytes a secure generator hands out between two seeds from the
@@ -37,14 +35,14 @@ pub(crate) struct SecureRng {
 
 enum Engine {
     Aes(AesCtr),
-    ChaCha(ChaCha12Rng),
+    ChaCha(ChaCha12),
 }
 
 impl Engine {
     fn new(seed: &[u8; 32]) -> Self {
         match AesCtr::new(seed) {
             Some(ctr) => Engine::Aes(ctr),
-            None => Engine::ChaCha(ChaCha12Rng::from_seed(*seed)),
+            None => Engine::ChaCha(ChaCha12::from_seed(seed)),
         }
     }
 }
@@ -71,7 +69,7 @@ impl SecureRng {
     pub(crate) fn perturb(&mut self, token: u64) {
         match &mut self.engine {
             Engine::Aes(ctr) => ctr.perturb(token),
-            Engine::ChaCha(rng) => rng.set_stream(rng.get_stream() ^ token),
+            Engine::ChaCha(rng) => rng.perturb(token),
         }
     }
 
@@ -85,13 +83,7 @@ impl SecureRng {
             // Words take the target's byte order: every order of uniformly
             // random bytes is uniformly random.
             Engine::Aes(ctr) => ctr.fill_words(isa, out),
-            Engine::ChaCha(rng) => {
-                rng.fill_bytes(bytemuck::cast_slice_mut(out));
-                let mut seed = [0u8; 32];
-                rng.fill_bytes(&mut seed);
-                *rng = ChaCha12Rng::from_seed(seed);
-                erase(&mut seed);
-            }
+            Engine::ChaCha(rng) => rng.fill_words(out),
         }
         self.since_seed = self.since_seed.saturating_add(4 * out.len() as u64);
         if self.since_seed >= RESEED_BYTES {
@@ -177,7 +169,7 @@ mod tests {
     #[test]
     fn chacha_erases_its_key_after_each_request() {
         let mut rng = SecureRng {
-            engine: Engine::ChaCha(ChaCha12Rng::from_seed([9; 32])),
+            engine: Engine::ChaCha(ChaCha12::from_seed(&[9; 32])),
             since_seed: 0,
         };
         let isa = crate::engine::isa();
@@ -186,15 +178,19 @@ mod tests {
         let Engine::ChaCha(captured) = &rng.engine else {
             unreachable!()
         };
-        let mut probe = captured.clone();
-        probe.set_word_pos(0);
+        let key = captured.key();
+        let mut probe = ChaCha12::from_seed(bytemuck::cast_ref(&key));
         let mut words = vec![0u32; 64 * 1024];
-        probe.fill_bytes(bytemuck::cast_slice_mut(&mut words));
+        probe.fill_words(&mut words);
         let earlier: std::collections::HashSet<&[u32]> = earlier.chunks(4).collect();
         assert!(
             words.chunks(4).all(|w| !earlier.contains(w)),
             "the generator left behind made an earlier request's words"
         );
-        assert_ne!(captured.get_seed(), [9; 32], "the key did not change");
+        assert_ne!(
+            key,
+            ChaCha12::from_seed(&[9; 32]).key(),
+            "the key did not change"
+        );
     }
 }

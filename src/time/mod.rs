@@ -6,6 +6,7 @@ use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod error;
+mod rfc3339;
 pub use error::{TimeError, TimeField};
 
 /// The unit of the timestamp prefix.
@@ -202,7 +203,7 @@ impl FromStr for Timestamp {
         {
             return Err(TimeError::BeforeEpoch);
         }
-        parse_rfc3339(t).map_err(|reason| match reason {
+        rfc3339::parse(t).map_err(|reason| match reason {
             Refused::Time(e) => e,
             Refused::Syntax(reason) => TimeError::Syntax {
                 input: s.to_owned(),
@@ -216,42 +217,6 @@ impl FromStr for Timestamp {
 enum Refused {
     Time(TimeError),
     Syntax(String),
-}
-
-/// RFC 3339 text to milliseconds since 1970, by its civil parts: an instant
-/// type would stop at its own range (jiff's ends at 9999-12-30T22:00Z, so
-/// the last day of 9999 in UTC would be refused), and a leap second would
-/// be read as :59 without a word.
-fn parse_rfc3339(t: &str) -> Result<Timestamp, Refused> {
-    // `YYYY-MM-DDTHH:MM:60`: Unix time has no leap seconds.
-    let b = t.as_bytes();
-    if b.len() >= 19 && b[16] == b':' && &b[17..19] == b"60" {
-        return Err(Refused::Time(TimeError::LeapSecond {
-            input: t.to_owned(),
-        }));
-    }
-    let pieces =
-        jiff::fmt::temporal::Pieces::parse(t).map_err(|e| Refused::Syntax(e.to_string()))?;
-    let (Some(time), Some(offset)) = (pieces.time(), pieces.to_numeric_offset()) else {
-        return Err(Refused::Syntax(
-            "RFC 3339 needs a time and an offset (Z or +hh:mm)".to_owned(),
-        ));
-    };
-    let date = pieces.date();
-    let days = days_from_civil(
-        i64::from(date.year()),
-        date.month().into(),
-        date.day().into(),
-    );
-    let secs = days * 86_400
-        + i64::from(time.hour()) * 3600
-        + i64::from(time.minute()) * 60
-        + i64::from(time.second())
-        - i64::from(offset.seconds());
-    let ms = secs * 1000 + i64::from(time.subsec_nanosecond() / 1_000_000);
-    u64::try_from(ms)
-        .map(Timestamp::from_millis)
-        .map_err(|_| Refused::Time(TimeError::BeforeEpoch))
 }
 
 /// The proleptic Gregorian date `days` after 1970-01-01 (`days >= 0`): the
@@ -298,25 +263,12 @@ impl TryFrom<SystemTime> for Timestamp {
     }
 }
 
-impl TryFrom<jiff::Timestamp> for Timestamp {
-    type Error = TimeError;
-
-    /// Fails for times before 1970. Sub-millisecond parts are dropped (rounded
-    /// toward 1970), as a kuuid holds whole milliseconds at most.
-    fn try_from(t: jiff::Timestamp) -> Result<Self, TimeError> {
-        let ms = t.as_millisecond();
-        if ms < 0 || (ms == 0 && t.subsec_nanosecond() < 0) {
-            return Err(TimeError::BeforeEpoch);
-        }
-        Ok(Timestamp::from_millis(ms as u64))
-    }
-}
-
 /// What a timestamp argument may be: anything that converts, or fails to
 /// convert, into a [`Timestamp`].
 ///
 /// Implemented for [`Timestamp`], `SystemTime`, `jiff::Timestamp`,
-/// `chrono::DateTime` and `time::OffsetDateTime` (features `chrono`, `time`),
+/// `chrono::DateTime` and `time::OffsetDateTime` (features `jiff`, `chrono`,
+/// `time`),
 /// integer **milliseconds** since 1970 (`u64` only, so that a bare literal
 /// such as `try_id(1514764800000)` infers; convert an `i64` with
 /// `u64::try_from`), and text (RFC 3339 or integer milliseconds). Seconds
@@ -348,12 +300,6 @@ impl IntoTimestamp for Timestamp {
 }
 
 impl IntoTimestamp for SystemTime {
-    fn into_timestamp(self) -> Result<Timestamp, TimeError> {
-        Timestamp::try_from(self)
-    }
-}
-
-impl IntoTimestamp for jiff::Timestamp {
     fn into_timestamp(self) -> Result<Timestamp, TimeError> {
         Timestamp::try_from(self)
     }
