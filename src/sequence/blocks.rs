@@ -220,10 +220,9 @@ impl<const SLOTS: usize> Blocks<SLOTS> {
                 continue;
             }
             return match index {
-                EMPTY => Read::Missing,
                 b if b == i && leased_under == token => Read::Ready(first),
-                b if b == i => Read::Missing,
-                b if b > i => Read::Gone,
+                b if b > i && b != EMPTY => Read::Gone,
+                // Empty, an earlier block, or block `i` leased before a fork.
                 _ => Read::Missing,
             };
         }
@@ -391,6 +390,7 @@ mod tests {
     #[test]
     fn a_slot_mid_write_reads_missing_and_a_cut_off_write_is_finished() {
         let b = Blocks::<4>::new(10);
+        assert!(matches!(b.read(0, 1), Read::Missing), "an empty slot");
         b.write(0, 500, 1);
         let v = b.slots[0].version.load(Ordering::Relaxed);
         assert_eq!(v % 2, 0);

@@ -157,6 +157,13 @@ fn lengths_the_store_cannot_hold_are_refused() {
         Sequence::new(Counter::new(MemoryCounters::new(), "n"), 0),
         Err(Error::Length { .. })
     ));
+    // The longest block is a trillion values (2^40), and it works.
+    let longest = Sequence::new(Counter::new(MemoryCounters::new(), "n"), 1 << 40).unwrap();
+    assert_eq!(longest.next().unwrap(), 1);
+    assert!(matches!(
+        Sequence::new(Counter::new(MemoryCounters::new(), "n"), (1 << 40) + 1),
+        Err(Error::Length { max, .. }) if max == 1 << 40
+    ));
     assert!(ShardedCounter::new(MemoryCounters::new(), "s", 0, 10).is_err());
     assert!(ShardedCounter::new(MemoryCounters::new(), "s", 3, u64::MAX / 2).is_err());
     let s = ShardedCounter::new(MemoryCounters::new(), "s", 3, 10).unwrap();
