@@ -219,6 +219,50 @@ mod tests {
         }
     }
 
+    /// Ids minted now carry the clock's millisecond (the coarse clock:
+    /// within a second of std's, a bound that catches a wrong unit or a
+    /// lost clock, not a slow machine), and `now()` and `fill_now()` keep
+    /// one order, whatever other tests mint meanwhile on other threads.
+    #[test]
+    fn ids_minted_now_carry_the_clock_and_keep_order() {
+        let std_ms = || {
+            let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            d.unwrap().as_millis() as u64
+        };
+        let before = std_ms();
+        let first = now();
+        let mut bulk = vec![Uuid7::MIN; 600];
+        fill_now(&mut bulk);
+        let last = now();
+        let after = std_ms();
+        let all: Vec<Uuid7> = [first].into_iter().chain(bulk).chain([last]).collect();
+        for id in &all {
+            let ms = id.timestamp().as_millis();
+            assert!(
+                before - 1000 <= ms && ms <= after + 1000,
+                "{ms} not in {before}..={after}"
+            );
+        }
+        assert!(
+            all.windows(2).all(|w| w[0] < w[1]),
+            "minted now, out of order"
+        );
+        // On a word of its own: the claim's millisecond is the clock's, its
+        // start below the limit, and the word ends at the claim's last value.
+        let word = AtomicU64::new(0);
+        let v = claim_now_on(&word, 5);
+        let (ms, counter) = (
+            (v >> COUNTER_BITS) as u64,
+            v as u64 & ((1 << COUNTER_BITS) - 1),
+        );
+        assert!(before - 1000 <= ms && ms <= std_ms() + 1000);
+        assert!(counter < START_LIMIT);
+        assert_eq!(u128::from(word.load(Ordering::Relaxed)), v + 4);
+        // The next claim follows (v + 5, or a fresh start if a millisecond
+        // went by).
+        assert!(claim_now_on(&word, 1) > v + 4);
+    }
+
     /// Past the sequence's last millisecond, ids still carry the clock's.
     #[test]
     fn the_layout_holds_every_millisecond() {
