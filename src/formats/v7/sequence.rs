@@ -73,7 +73,13 @@ pub(super) fn claim_now(count: u64) -> u128 {
 /// inlined: as a call it cost `idms_monotonic()` 6 instructions an id.
 #[inline(always)]
 pub(crate) fn claim_now_on(word: &AtomicU64, count: u64) -> u128 {
-    let now = crate::sys::coarse_millis();
+    claim_at_on(word, crate::sys::coarse_millis(), count)
+}
+
+/// [`claim_now_on`] with the clock read by the caller (the tests reach
+/// the years past the sequence's last millisecond through it).
+#[inline(always)]
+fn claim_at_on(word: &AtomicU64, now: u64, count: u64) -> u128 {
     if now < SEQUENCE_MS_LIMIT {
         u128::from(claim(word, now, random_start, count))
     } else {
@@ -210,6 +216,8 @@ mod tests {
             1000 << COUNTER_BITS | ((1 << COUNTER_BITS) - 299),
             1000 << COUNTER_BITS | ((1 << COUNTER_BITS) - 7),
             u128::from(MAX_UNIX_MILLIS) << COUNTER_BITS | 9,
+            // A millisecond whose low 20 bits are 0.
+            (1u128 << 40) << COUNTER_BITS | 5,
         ] {
             let mut run = vec![Uuid7::MIN; random.len()];
             write_run(first, &random, &mut run);
@@ -261,6 +269,61 @@ mod tests {
         // The next claim follows (v + 5, or a fresh start if a millisecond
         // went by).
         assert!(claim_now_on(&word, 1) > v + 4);
+    }
+
+    /// At the sequence's last millisecond the word is used; from the next
+    /// one (the year 2109) on the word is left alone and each claim takes a
+    /// random start below the limit, with the millisecond held at the last
+    /// one a UUIDv7 holds past that.
+    #[test]
+    fn past_the_sequence_each_claim_starts_at_random() {
+        let parts = |v: u128| {
+            (
+                (v >> COUNTER_BITS) as u64,
+                v as u64 & ((1 << COUNTER_BITS) - 1),
+            )
+        };
+        let word = AtomicU64::new(0);
+        let v = claim_at_on(&word, SEQUENCE_MS_LIMIT - 1, 3);
+        assert_eq!(parts(v).0, SEQUENCE_MS_LIMIT - 1);
+        assert_eq!(u128::from(word.load(Ordering::Relaxed)), v + 2);
+        for (now, ms) in [
+            (SEQUENCE_MS_LIMIT, SEQUENCE_MS_LIMIT),
+            (MAX_UNIX_MILLIS, MAX_UNIX_MILLIS),
+            (MAX_UNIX_MILLIS + 5, MAX_UNIX_MILLIS),
+            (u64::MAX, MAX_UNIX_MILLIS),
+        ] {
+            let before = word.load(Ordering::Relaxed);
+            let starts: std::collections::HashSet<u64> = (0..8)
+                .map(|_| {
+                    let (got_ms, start) = parts(claim_at_on(&word, now, 1));
+                    assert_eq!(got_ms, ms, "at {now}");
+                    assert!(start < START_LIMIT, "start {start} at {now}");
+                    start
+                })
+                .collect();
+            // Eight draws of 21 random bits: all equal once in 2^147.
+            assert!(starts.len() > 1, "the same start eight times at {now}");
+            assert_eq!(
+                word.load(Ordering::Relaxed),
+                before,
+                "the word moved at {now}"
+            );
+        }
+    }
+
+    /// Another thread moved the word to this millisecond first: the claim
+    /// continues after that thread's, never from a fresh start.
+    #[test]
+    fn a_claim_that_lost_the_race_continues_after_the_winner() {
+        let won = 1000 << 22 | 100;
+        let seq = AtomicU64::new(won);
+        assert_eq!(advance(&seq, 1000, || 5, 3, won), won + 1);
+        assert_eq!(seq.load(Ordering::Relaxed), won + 3);
+        // Also when the winner's millisecond is later than this claim's clock.
+        let later = 1001 << 22 | 7;
+        let seq = AtomicU64::new(later);
+        assert_eq!(advance(&seq, 1000, || 5, 1, later), later + 1);
     }
 
     /// Past the sequence's last millisecond, ids still carry the clock's.
