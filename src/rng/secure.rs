@@ -2,10 +2,12 @@
 //!
 //! AES-128 in counter mode where the CPU has AES instructions (AES-NI/VAES on
 //! x86-64, the ARMv8 crypto extension on aarch64; `aes_ctr`), ChaCha12
-//! elsewhere. Picked by measurement (`cargo bench --bench engine -- rng`,
-//! `kuuid bench`): AES-CTR runs 0.69-0.75 ns per 16 bytes with VAES on Zen 4
-//! (the `aes` crate's `encrypt_blocks` ~0.96, the `ctr` crate's Ctr64LE
-//! ~1.5-1.7), ChaCha8 ~4.9 and ChaCha12 ~7.1 (rand_chacha). Both choices are
+//! elsewhere (`chacha`). Picked by measurement (`cargo bench --bench engine
+//! -- rng`, `kuuid bench`): AES-CTR runs 0.69-0.75 ns per 16 bytes with VAES
+//! on Zen 4 (the `aes` crate's `encrypt_blocks` ~0.96, the `ctr` crate's
+//! Ctr64LE ~1.5-1.7), ChaCha8 ~4.9 and ChaCha12 ~7.1 (rand_chacha on AVX2;
+//! the in-crate ChaCha12 on SSE2 rows took 1.7x rand_chacha's time in one
+//! run on an Emerald Rapids Xeon, a CPU that never needs it). Both choices are
 //! standard CSPRNG constructions (AES-CTR is the core of NIST's CTR_DRBG): an
 //! observer of any number of ids cannot predict the next without the key.
 //! The key is erased after each request and the OS reseeds the generator
