@@ -273,8 +273,14 @@ fn init_process_words() -> &'static ProcessWords {
         }
         wipe_on_fork_page().unwrap_or(&FALLBACK_WORDS)
     };
+    publish(&PROCESS_WORDS, mine)
+}
+
+/// Publishes `mine` in `slot` unless another thread did first; a page that
+/// lost is unmapped (the static fallback never is). Returns the words in use.
+fn publish(slot: &AtomicPtr<ProcessWords>, mine: &'static ProcessWords) -> &'static ProcessWords {
     let ptr = std::ptr::from_ref(mine).cast_mut();
-    match PROCESS_WORDS.compare_exchange(
+    match slot.compare_exchange(
         std::ptr::null_mut(),
         ptr,
         Ordering::AcqRel,
@@ -361,4 +367,146 @@ pub(crate) fn disable_fork_guard() -> bool {
 )]
 pub(crate) fn fork_guard_disabled() -> bool {
     GUARD_DISABLED.load(Ordering::Relaxed)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::word::Word128;
+
+    /// Runs `check` in a copy of this process made by `fork()` (atfork
+    /// handlers run) or by a raw `clone(SIGCHLD)` system call (they do not)
+    /// and returns what it said. The copy only loads atomics and calls
+    /// `_exit`: nothing that needs the test harness's other threads.
+    fn in_copy(raw: bool, check: impl FnOnce() -> bool) -> bool {
+        let pid = if raw {
+            #[cfg(any(target_os = "linux", target_os = "android"))]
+            // SAFETY: clone without CLONE_VM and with a null stack is a fork
+            // that skips libc's handlers; the copy keeps to `check` and `_exit`.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_clone,
+                    libc::SIGCHLD as libc::c_long,
+                    0usize,
+                    0usize,
+                    0usize,
+                    0usize,
+                ) as libc::pid_t
+            }
+            #[cfg(not(any(target_os = "linux", target_os = "android")))]
+            unreachable!("raw clone is a Linux system call")
+        } else {
+            // SAFETY: as above; the copy keeps to `check` and `_exit`.
+            unsafe { libc::fork() }
+        };
+        if pid == 0 {
+            let code = if check() { 0 } else { 1 };
+            // SAFETY: ends the copy without running the harness's exit code.
+            unsafe { libc::_exit(code) };
+        }
+        assert!(pid > 0, "fork failed");
+        let mut status = 0;
+        // SAFETY: reaps our own child.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+    }
+
+    fn fill(w: &ProcessWords) {
+        for (i, a) in [
+            &w.token,
+            &w.ticked_secs,
+            &*w.v7,
+            &*w.kuuid_ms,
+            &*w.object_id,
+            &*w.couch_utc,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            a.store(i as u64 + 1, Ordering::Relaxed);
+        }
+        w.couch_sequential.store(7);
+    }
+
+    fn all_zero(w: &ProcessWords) -> bool {
+        [
+            &w.token,
+            &w.ticked_secs,
+            &*w.v7,
+            &*w.kuuid_ms,
+            &*w.object_id,
+            &*w.couch_utc,
+        ]
+        .iter()
+        .all(|a| a.load(Ordering::Relaxed) == 0)
+            && w.couch_sequential.load() == 0
+    }
+
+    #[test]
+    fn one_set_of_words_for_the_process() {
+        let w = process_words();
+        assert!(std::ptr::eq(w, process_words()));
+        assert!(std::ptr::eq(fork_word(), &w.token));
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        assert!(
+            !std::ptr::eq(w, &FALLBACK_WORDS),
+            "Linux has wipe-on-fork pages"
+        );
+    }
+
+    /// The kernel zeroes the page in a copy that runs no atfork handler.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn a_wipe_on_fork_page_reads_zero_in_a_raw_clone() {
+        let page = wipe_on_fork_page().expect("a wipe-on-fork page");
+        fill(page);
+        assert!(!all_zero(page));
+        assert!(in_copy(true, || all_zero(page)));
+        assert!(!in_copy(true, || !all_zero(page)), "the check can fail");
+        assert!(!all_zero(page), "the parent keeps its words");
+    }
+
+    /// The fallback words, which no page protects, are zeroed by the child
+    /// handler that the first call of `process_words` registers.
+    #[test]
+    fn the_child_handler_zeroes_the_fallback_words() {
+        process_words();
+        fill(&FALLBACK_WORDS);
+        let forked = in_copy(false, || all_zero(&FALLBACK_WORDS));
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        let cloned = in_copy(true, || all_zero(&FALLBACK_WORDS));
+        FALLBACK_WORDS.clear();
+        assert!(forked);
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        assert!(!cloned, "the negative control: a raw clone runs no handler");
+    }
+
+    /// Two threads' pages race to be published: the first stays, the other
+    /// is unmapped, and the static fallback is never unmapped. Checked in a
+    /// copy of the process, where no other thread can map the freed address.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn the_page_that_loses_the_race_is_unmapped() {
+        fn mapped(p: &ProcessWords) -> bool {
+            // SAFETY: msync only asks the kernel about the range.
+            unsafe {
+                libc::msync(
+                    std::ptr::from_ref(p).cast_mut().cast(),
+                    4096,
+                    libc::MS_ASYNC,
+                ) == 0
+            }
+        }
+        assert!(in_copy(false, || {
+            let slot = AtomicPtr::new(std::ptr::null_mut());
+            let (Some(first), Some(second)) = (wipe_on_fork_page(), wipe_on_fork_page()) else {
+                return false;
+            };
+            std::ptr::eq(publish(&slot, first), first)
+                && std::ptr::eq(publish(&slot, second), first)
+                && std::ptr::eq(publish(&slot, &FALLBACK_WORDS), first)
+                && mapped(first)
+                && !mapped(second)
+        }));
+    }
 }
