@@ -20,6 +20,8 @@ type Decode4 = unsafe fn(*const u8, usize, usize, *mut u64, *mut u32) -> usize;
 fn decode4_fn(isa: Isa) -> Decode4 {
     match isa {
         #[cfg(target_arch = "x86_64")]
+        Isa::Sse41 => x86_64::sse41::decode4,
+        #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => x86_64::avx2::decode4,
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => x86_64::avx512::decode4,

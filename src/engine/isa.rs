@@ -25,6 +25,9 @@ pub enum Isa {
     Scalar,
     /// x86-64 AVX2: one id per 256-bit register.
     Avx2,
+    /// x86-64 SSE4.1 (with SSSE3): one id in two 128-bit registers, for
+    /// CPUs and virtual machines without AVX2.
+    Sse41,
     /// x86-64 AVX-512 F+BW+VBMI: two ids per 512-bit register, `vpermb` for ASCII.
     Avx512,
     /// aarch64 NEON: two ids per iteration, `tbl` for ASCII, `st3` to interleave.
@@ -32,7 +35,7 @@ pub enum Isa {
 }
 
 /// Every path there is, best last.
-const ALL: [Isa; 4] = [Isa::Scalar, Isa::Neon, Isa::Avx2, Isa::Avx512];
+const ALL: [Isa; 5] = [Isa::Scalar, Isa::Neon, Isa::Sse41, Isa::Avx2, Isa::Avx512];
 
 impl Isa {
     /// The name `KUUID_ISA` takes.
@@ -43,6 +46,7 @@ impl Isa {
     pub const fn name(self) -> &'static str {
         match self {
             Isa::Scalar => "scalar",
+            Isa::Sse41 => "sse41",
             Isa::Avx2 => "avx2",
             Isa::Avx512 => "avx512",
             Isa::Neon => "neon",
@@ -57,6 +61,8 @@ impl Isa {
     pub fn is_supported(self) -> bool {
         match self {
             Isa::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Sse41 => x86_64::sse41::is_supported(),
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => x86_64::avx2::is_supported(),
             #[cfg(target_arch = "x86_64")]
@@ -130,7 +136,7 @@ impl FromStr for Isa {
             "avx2" => Ok(Isa::Avx2),
             "avx512" => Ok(Isa::Avx512),
             "neon" => Ok(Isa::Neon),
-            "sse41" | "sse4.1" => Err(IsaError::NotBuilt("sse41")),
+            "sse41" | "sse4.1" => Ok(Isa::Sse41),
             _ => Err(IsaError::Unknown(s.to_owned())),
         }
     }
@@ -145,12 +151,10 @@ impl FromStr for Isa {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum IsaError {
-    /// Not one of `scalar`, `avx2`, `avx512`, `neon`.
+    /// Not one of `scalar`, `sse41`, `avx2`, `avx512`, `neon`.
     Unknown(String),
     /// A path this CPU (or this target) cannot run.
     Unsupported(Isa),
-    /// A path that was measured and left out of the crate.
-    NotBuilt(&'static str),
 }
 
 impl fmt::Display for IsaError {
@@ -158,7 +162,7 @@ impl fmt::Display for IsaError {
         match self {
             IsaError::Unknown(s) => write!(
                 f,
-                "KUUID_ISA={s:?} names no engine path (expected scalar, avx2, avx512 or neon)"
+                "KUUID_ISA={s:?} names no engine path (expected scalar, sse41, avx2, avx512 or neon)"
             ),
             IsaError::Unsupported(isa) => write!(
                 f,
@@ -168,10 +172,6 @@ impl fmt::Display for IsaError {
                     .map(|i| i.name())
                     .collect::<Vec<_>>()
                     .join(", ")
-            ),
-            IsaError::NotBuilt(name) => write!(
-                f,
-                "KUUID_ISA={name}: there is no {name} path (it measured too close to scalar to earn its place)"
             ),
         }
     }
@@ -200,6 +200,7 @@ pub fn isa() -> Isa {
             isa
         }
         n => match n - 1 {
+            x if x == Isa::Sse41 as u8 => Isa::Sse41,
             x if x == Isa::Avx2 as u8 => Isa::Avx2,
             x if x == Isa::Avx512 as u8 => Isa::Avx512,
             x if x == Isa::Neon as u8 => Isa::Neon,

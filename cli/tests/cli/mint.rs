@@ -359,7 +359,7 @@ fn engine_path_is_named_and_can_be_forced() {
             l.parse::<kuuid::Kuuid>().unwrap();
         }
     }
-    for bad in ["mmx", "sse41"] {
+    for bad in ["mmx", "sse3"] {
         let o = run(bad, &[]);
         assert_eq!(o.status.code(), Some(2), "{bad}");
         assert_eq!(stderr(&o).lines().count(), 1);

@@ -4,6 +4,7 @@
 pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub(crate) mod hex;
+pub(crate) mod sse41;
 // Compiled where the target enables SSE2: every x86-64 target with std.
 #[cfg(target_feature = "sse2")]
 pub(crate) mod hex_single;
