@@ -25,8 +25,9 @@ pub enum Isa {
     Scalar,
     /// x86-64 AVX2: one id per 256-bit register.
     Avx2,
-    /// x86-64 SSE4.1 (with SSSE3): one id in two 128-bit registers, for
-    /// CPUs and virtual machines without AVX2.
+    /// x86-64 SSE4.1 (with SSSE3), for CPUs and virtual machines without
+    /// AVX2: decodes one id in two 128-bit registers (3-4x scalar); encodes
+    /// with the scalar code, which an SSE4.1 encoder did not beat.
     Sse41,
     /// x86-64 AVX-512 F+BW+VBMI: two ids per 512-bit register, `vpermb` for ASCII.
     Avx512,

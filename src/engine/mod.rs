@@ -87,8 +87,6 @@ type Encode4 = unsafe fn(&[u8; PREFIX_LEN], *const u32, *mut u8, usize, usize);
 fn encode4_fn(isa: Isa) -> Encode4 {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        Isa::Sse41 => x86_64::sse41::encode4,
-        #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => x86_64::avx2::encode4,
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => x86_64::avx512::encode4,

@@ -1,5 +1,6 @@
 //! x86-64 paths. Each module has `is_supported()` (runtime CPUID check) and
-//! `encode4` with the dispatcher's raw-pointer contract.
+//! `encode4` and `decode4` with the dispatchers' raw-pointer contracts
+//! (`sse41` only `decode4`).
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;
