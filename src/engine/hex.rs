@@ -43,13 +43,15 @@ pub(crate) fn encode_lower(bytes: &[u8], out: &mut [u8]) {
     }
 }
 
-/// Writes the 32 hex digits of each 16-byte value on path `isa` (scalar
-/// when this CPU cannot run it).
+/// Writes the 32 hex digits of each 16-byte value at the start of its
+/// `W`-byte slot on path `isa` (scalar when this CPU cannot run it); the
+/// rest of each slot is left as it is.
 ///
 /// # Panics
 /// If the slices differ in length (a bug in this crate).
 #[inline]
-pub(crate) fn encode16<T: Bytes<16>>(isa: Isa, src: &[T], out: &mut [[u8; 32]]) {
+pub(crate) fn encode16<T: Bytes<16>, const W: usize>(isa: Isa, src: &[T], out: &mut [[u8; W]]) {
+    const { assert!(W >= 32) };
     assert_eq!(src.len(), out.len(), "hex batch length");
     match isa {
         // SAFETY (each arm): the guard checked that this CPU runs the path.
@@ -61,19 +63,25 @@ pub(crate) fn encode16<T: Bytes<16>>(isa: Isa, src: &[T], out: &mut [[u8; 32]]) 
         Isa::Neon if neon::is_supported() => unsafe { neon::encode16(src, out) },
         _ => {
             for (v, o) in src.iter().zip(out) {
-                encode_lower(v.bytes(), o);
+                encode_lower(v.bytes(), &mut o[..2 * v.bytes().len()]);
             }
         }
     }
 }
 
 /// Writes the 36-character RFC 9562 text (8-4-4-4-12, lowercase) of each
-/// 16-byte value on path `isa` (scalar when this CPU cannot run it).
+/// 16-byte value at the start of its `W`-byte slot on path `isa` (scalar
+/// when this CPU cannot run it); the rest of each slot is left as it is.
 ///
 /// # Panics
 /// If the slices differ in length (a bug in this crate).
 #[inline]
-pub(crate) fn encode16_dashed<T: Bytes<16>>(isa: Isa, src: &[T], out: &mut [[u8; 36]]) {
+pub(crate) fn encode16_dashed<T: Bytes<16>, const W: usize>(
+    isa: Isa,
+    src: &[T],
+    out: &mut [[u8; W]],
+) {
+    const { assert!(W >= 36) };
     assert_eq!(src.len(), out.len(), "hex batch length");
     match isa {
         // SAFETY (each arm): the guard checked that this CPU runs the path.
@@ -87,19 +95,24 @@ pub(crate) fn encode16_dashed<T: Bytes<16>>(isa: Isa, src: &[T], out: &mut [[u8;
         Isa::Neon if neon::is_supported() => unsafe { neon::encode16_dashed(src, out) },
         _ => {
             for (v, o) in src.iter().zip(out) {
-                encode_dashed(v.bytes(), o);
+                encode_dashed(
+                    v.bytes(),
+                    o.first_chunk_mut().expect("a slot holds its text"),
+                );
             }
         }
     }
 }
 
-/// Writes the 24 hex digits of each 12-byte value on path `isa` (scalar
-/// when this CPU cannot run it).
+/// Writes the 24 hex digits of each 12-byte value at the start of its
+/// `W`-byte slot on path `isa` (scalar when this CPU cannot run it); the
+/// rest of each slot is left as it is.
 ///
 /// # Panics
 /// If the slices differ in length (a bug in this crate).
 #[inline]
-pub(crate) fn encode12<T: Bytes<12>>(isa: Isa, src: &[T], out: &mut [[u8; 24]]) {
+pub(crate) fn encode12<T: Bytes<12>, const W: usize>(isa: Isa, src: &[T], out: &mut [[u8; W]]) {
+    const { assert!(W >= 24) };
     assert_eq!(src.len(), out.len(), "hex batch length");
     match isa {
         // SAFETY (each arm): the guard checked that this CPU runs the path.
@@ -111,7 +124,7 @@ pub(crate) fn encode12<T: Bytes<12>>(isa: Isa, src: &[T], out: &mut [[u8; 24]]) 
         Isa::Neon if neon::is_supported() => unsafe { neon::encode12(src, out) },
         _ => {
             for (v, o) in src.iter().zip(out) {
-                encode_lower(v.bytes(), o);
+                encode_lower(v.bytes(), &mut o[..2 * v.bytes().len()]);
             }
         }
     }
@@ -317,6 +330,21 @@ mod tests {
                 assert_eq!(got16, want16[..n], "{isa} 16 -> 32, {n}");
                 assert_eq!(got36, want36[..n], "{isa} 16 -> 36, {n}");
                 assert_eq!(got24, want24[..n], "{isa} 12 -> 24, {n}");
+                // Wider slots: the text at the start, the rest untouched.
+                let mut lines16 = vec![[b'\n'; 33]; n];
+                let mut lines36 = vec![[b','; 40]; n];
+                let mut lines24 = vec![[b'\n'; 25]; n];
+                encode16(isa, &src16[..n], &mut lines16);
+                encode16_dashed(isa, &src16[..n], &mut lines36);
+                encode12(isa, &src12[..n], &mut lines24);
+                for i in 0..n {
+                    assert_eq!(lines16[i][..32], want16[i], "{isa} 16 -> 33, {i} of {n}");
+                    assert_eq!(lines36[i][..36], want36[i], "{isa} 16 -> 40, {i} of {n}");
+                    assert_eq!(lines24[i][..24], want24[i], "{isa} 12 -> 25, {i} of {n}");
+                    assert_eq!(lines16[i][32], b'\n', "{isa} slot tail, {i} of {n}");
+                    assert_eq!(lines36[i][36..], *b",,,,", "{isa} slot tail, {i} of {n}");
+                    assert_eq!(lines24[i][24], b'\n', "{isa} slot tail, {i} of {n}");
+                }
             }
         }
     }

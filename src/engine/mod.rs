@@ -372,11 +372,15 @@ pub fn hex_with(
     let count = hex_count(shape, src, out)?;
     let out = &mut out[..count * shape.sizes().1];
     match shape {
-        HexShape::Simple => hex::encode16(isa, src.as_chunks::<16>().0, out.as_chunks_mut().0),
-        HexShape::Hyphenated => {
-            hex::encode16_dashed(isa, src.as_chunks::<16>().0, out.as_chunks_mut().0)
+        HexShape::Simple => {
+            hex::encode16(isa, src.as_chunks::<16>().0, out.as_chunks_mut::<32>().0)
         }
-        HexShape::ObjectId => hex::encode12(isa, src.as_chunks::<12>().0, out.as_chunks_mut().0),
+        HexShape::Hyphenated => {
+            hex::encode16_dashed(isa, src.as_chunks::<16>().0, out.as_chunks_mut::<36>().0)
+        }
+        HexShape::ObjectId => {
+            hex::encode12(isa, src.as_chunks::<12>().0, out.as_chunks_mut::<24>().0)
+        }
     }
     Ok(count)
 }

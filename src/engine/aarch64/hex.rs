@@ -4,13 +4,21 @@
 //! interleave them in text order, and `tbl` over `0123456789abcdef` turns
 //! them into ASCII. RFC 9562's dashes: a `tbl` per 16 output bytes (with
 //! `ext` across the halves) opens the gaps, where out-of-range indexes read
-//! 0, and an OR drops the dashes in. Every store stays inside its slot.
+//! 0, and an OR drops the dashes in. Every store stays inside its slot: the
+//! first 32, 36 or 24 bytes of a slot of `W` bytes.
 
 use std::arch::aarch64::*;
 
 use crate::engine::bytes::Bytes;
 
 const DIGITS: [u8; 16] = *b"0123456789abcdef";
+
+/// The first `N` bytes of a `W`-byte slot (`W >= N`, checked at compile
+/// time by the callers' `const` assertions).
+#[inline(always)]
+fn head<const N: usize, const W: usize>(slot: &mut [u8; W]) -> &mut [u8; N] {
+    slot.first_chunk_mut::<N>().expect("a slot holds its text")
+}
 /// `tbl` index that reads 0 (for the OR that puts a dash there).
 const Z: u8 = 0xff;
 const DASH_LO_IDX: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, Z, 8, 9, 10, 11, Z, 12, 13];
@@ -54,8 +62,10 @@ fn hex32(x: uint8x16_t) -> (uint8x16_t, uint8x16_t) {
 /// # Safety
 /// The CPU supports NEON.
 #[target_feature(enable = "neon")]
-pub(crate) unsafe fn encode16<T: Bytes<16>>(src: &[T], out: &mut [[u8; 32]]) {
+pub(crate) unsafe fn encode16<T: Bytes<16>, const W: usize>(src: &[T], out: &mut [[u8; W]]) {
+    const { assert!(W >= 32) };
     for (v, o) in src.iter().zip(out) {
+        let o = head::<32, W>(o);
         let (a, b) = hex32(load16(v.bytes()));
         // SAFETY: two 16-byte stores into the 32 bytes `o` refers to.
         unsafe {
@@ -70,10 +80,12 @@ pub(crate) unsafe fn encode16<T: Bytes<16>>(src: &[T], out: &mut [[u8; 32]]) {
 /// # Safety
 /// The CPU supports NEON.
 #[target_feature(enable = "neon")]
-pub(crate) unsafe fn encode16_dashed<T: Bytes<16>>(src: &[T], out: &mut [[u8; 36]]) {
+pub(crate) unsafe fn encode16_dashed<T: Bytes<16>, const W: usize>(src: &[T], out: &mut [[u8; W]]) {
+    const { assert!(W >= 36) };
     let (lo_idx, lo_dash) = (load16(&DASH_LO_IDX), load16(&DASH_LO));
     let (hi_idx, hi_dash) = (load16(&DASH_HI_IDX), load16(&DASH_HI));
     for (v, o) in src.iter().zip(out) {
+        let o = head::<36, W>(o);
         let (lo, hi) = hex32(load16(v.bytes()));
         let a = vorrq_u8(vqtbl1q_u8(lo, lo_idx), lo_dash);
         let b = vorrq_u8(vqtbl1q_u8(vextq_u8::<14>(lo, hi), hi_idx), hi_dash);
@@ -93,8 +105,10 @@ pub(crate) unsafe fn encode16_dashed<T: Bytes<16>>(src: &[T], out: &mut [[u8; 36
 /// # Safety
 /// The CPU supports NEON.
 #[target_feature(enable = "neon")]
-pub(crate) unsafe fn encode12<T: Bytes<12>>(src: &[T], out: &mut [[u8; 24]]) {
+pub(crate) unsafe fn encode12<T: Bytes<12>, const W: usize>(src: &[T], out: &mut [[u8; W]]) {
+    const { assert!(W >= 24) };
     for (v, o) in src.iter().zip(out) {
+        let o = head::<24, W>(o);
         let (a, b) = hex32(load12(v.bytes()));
         // SAFETY: a 16-byte store at 0 and an 8-byte store at 16 of the 24
         // bytes `o` refers to.

@@ -6,7 +6,9 @@
 //! byte, which is text order in little-endian memory; one `pshufb` over
 //! `0123456789abcdef` turns nibbles into ASCII. RFC 9562's dashes: two
 //! in-lane `pshufb`s (with `palignr` across the halves) open the gaps and an
-//! OR drops the dashes in. Every store stays inside its output slot.
+//! OR drops the dashes in. Every store stays inside its output slot: the
+//! first 32, 36 or 24 bytes of a slot of `W` bytes (the rest, a caller's
+//! newline say, is left alone).
 
 use std::arch::x86_64::*;
 
@@ -58,6 +60,13 @@ fn load12(bytes: &[u8; 12]) -> __m128i {
     load16(&b)
 }
 
+/// The first `N` bytes of a `W`-byte slot (`W >= N`, checked at compile
+/// time by the callers' `const` assertions).
+#[inline(always)]
+fn head<const N: usize, const W: usize>(slot: &mut [u8; W]) -> &mut [u8; N] {
+    slot.first_chunk_mut::<N>().expect("a slot holds its text")
+}
+
 /// Writes the 36-character dashed text of 32 hex digits.
 #[target_feature(enable = "avx2")]
 fn store_dashed(h: __m256i, out: &mut [u8; 36]) {
@@ -97,11 +106,12 @@ fn store24(h: __m256i, out: &mut [u8; 24]) {
 /// # Safety
 /// The CPU supports AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn encode16_avx2<T: Bytes<16>>(src: &[T], out: &mut [[u8; 32]]) {
+pub(crate) unsafe fn encode16_avx2<T: Bytes<16>, const W: usize>(src: &[T], out: &mut [[u8; W]]) {
+    const { assert!(W >= 32) };
     for (v, o) in src.iter().zip(out) {
         let h = hex32(load16(v.bytes()));
-        // SAFETY: a 32-byte store to the 32 bytes `o` refers to.
-        unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), h) };
+        // SAFETY: a 32-byte store to the first 32 bytes of the slot `o`.
+        unsafe { _mm256_storeu_si256(head::<32, W>(o).as_mut_ptr().cast(), h) };
     }
 }
 
@@ -110,9 +120,13 @@ pub(crate) unsafe fn encode16_avx2<T: Bytes<16>>(src: &[T], out: &mut [[u8; 32]]
 /// # Safety
 /// The CPU supports AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn encode16_dashed_avx2<T: Bytes<16>>(src: &[T], out: &mut [[u8; 36]]) {
+pub(crate) unsafe fn encode16_dashed_avx2<T: Bytes<16>, const W: usize>(
+    src: &[T],
+    out: &mut [[u8; W]],
+) {
+    const { assert!(W >= 36) };
     for (v, o) in src.iter().zip(out) {
-        store_dashed(hex32(load16(v.bytes())), o);
+        store_dashed(hex32(load16(v.bytes())), head(o));
     }
 }
 
@@ -121,9 +135,10 @@ pub(crate) unsafe fn encode16_dashed_avx2<T: Bytes<16>>(src: &[T], out: &mut [[u
 /// # Safety
 /// The CPU supports AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn encode12_avx2<T: Bytes<12>>(src: &[T], out: &mut [[u8; 24]]) {
+pub(crate) unsafe fn encode12_avx2<T: Bytes<12>, const W: usize>(src: &[T], out: &mut [[u8; W]]) {
+    const { assert!(W >= 24) };
     for (v, o) in src.iter().zip(out) {
-        store24(hex32(load12(v.bytes())), o);
+        store24(hex32(load12(v.bytes())), head(o));
     }
 }
 
@@ -143,13 +158,31 @@ fn hex64(a: __m128i, b: __m128i) -> __m512i {
 /// # Safety
 /// The CPU supports AVX-512 F and BW (and so AVX2).
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
-pub(crate) unsafe fn encode16_avx512<T: Bytes<16>>(src: &[T], out: &mut [[u8; 32]]) {
+pub(crate) unsafe fn encode16_avx512<T: Bytes<16>, const W: usize>(src: &[T], out: &mut [[u8; W]]) {
+    const { assert!(W >= 32) };
     let mut pairs = out.chunks_exact_mut(2);
     let mut values = src.chunks_exact(2);
     for (v, o) in (&mut values).zip(&mut pairs) {
         let h = hex64(load16(v[0].bytes()), load16(v[1].bytes()));
-        // SAFETY: a 64-byte store to the two adjacent 32-byte arrays of `o`.
-        unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), h) };
+        if W == 32 {
+            // SAFETY: a 64-byte store to the two adjacent 32-byte slots of `o`.
+            unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), h) };
+        } else {
+            let [o0, o1] = o else {
+                unreachable!("chunks of two")
+            };
+            // SAFETY: a 32-byte store to the first 32 bytes of each slot.
+            unsafe {
+                _mm256_storeu_si256(
+                    head::<32, W>(o0).as_mut_ptr().cast(),
+                    _mm512_castsi512_si256(h),
+                );
+                _mm256_storeu_si256(
+                    head::<32, W>(o1).as_mut_ptr().cast(),
+                    _mm512_extracti64x4_epi64::<1>(h),
+                );
+            }
+        }
     }
     // SAFETY: AVX-512 implies AVX2.
     unsafe { encode16_avx2(values.remainder(), pairs.into_remainder()) };
@@ -160,7 +193,11 @@ pub(crate) unsafe fn encode16_avx512<T: Bytes<16>>(src: &[T], out: &mut [[u8; 32
 /// # Safety
 /// The CPU supports AVX-512 F and BW (and so AVX2).
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
-pub(crate) unsafe fn encode16_dashed_avx512<T: Bytes<16>>(src: &[T], out: &mut [[u8; 36]]) {
+pub(crate) unsafe fn encode16_dashed_avx512<T: Bytes<16>, const W: usize>(
+    src: &[T],
+    out: &mut [[u8; W]],
+) {
+    const { assert!(W >= 36) };
     let mut pairs = out.chunks_exact_mut(2);
     let mut values = src.chunks_exact(2);
     for (v, o) in (&mut values).zip(&mut pairs) {
@@ -168,8 +205,8 @@ pub(crate) unsafe fn encode16_dashed_avx512<T: Bytes<16>>(src: &[T], out: &mut [
         let [o0, o1] = o else {
             unreachable!("chunks of two")
         };
-        store_dashed(_mm512_castsi512_si256(h), o0);
-        store_dashed(_mm512_extracti64x4_epi64::<1>(h), o1);
+        store_dashed(_mm512_castsi512_si256(h), head(o0));
+        store_dashed(_mm512_extracti64x4_epi64::<1>(h), head(o1));
     }
     // SAFETY: AVX-512 implies AVX2.
     unsafe { encode16_dashed_avx2(values.remainder(), pairs.into_remainder()) };
@@ -180,7 +217,8 @@ pub(crate) unsafe fn encode16_dashed_avx512<T: Bytes<16>>(src: &[T], out: &mut [
 /// # Safety
 /// The CPU supports AVX-512 F and BW (and so AVX2).
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
-pub(crate) unsafe fn encode12_avx512<T: Bytes<12>>(src: &[T], out: &mut [[u8; 24]]) {
+pub(crate) unsafe fn encode12_avx512<T: Bytes<12>, const W: usize>(src: &[T], out: &mut [[u8; W]]) {
+    const { assert!(W >= 24) };
     let mut pairs = out.chunks_exact_mut(2);
     let mut values = src.chunks_exact(2);
     for (v, o) in (&mut values).zip(&mut pairs) {
@@ -188,8 +226,8 @@ pub(crate) unsafe fn encode12_avx512<T: Bytes<12>>(src: &[T], out: &mut [[u8; 24
         let [o0, o1] = o else {
             unreachable!("chunks of two")
         };
-        store24(_mm512_castsi512_si256(h), o0);
-        store24(_mm512_extracti64x4_epi64::<1>(h), o1);
+        store24(_mm512_castsi512_si256(h), head(o0));
+        store24(_mm512_extracti64x4_epi64::<1>(h), head(o1));
     }
     // SAFETY: AVX-512 implies AVX2.
     unsafe { encode12_avx2(values.remainder(), pairs.into_remainder()) };

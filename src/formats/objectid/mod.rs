@@ -109,14 +109,22 @@ impl ObjectId {
     /// path: `out[i]` gets `ids[i]`'s text, for the first
     /// `min(ids.len(), out.len())` ids; returns how many.
     ///
+    /// A slot may be wider than the text (`W` at least 24, checked at
+    /// compile time): the text goes at its start and the rest is left as
+    /// it is, so slots of 25 bytes ending in `\n` are lines ready to write.
+    ///
     /// ```
     /// let mut ids = [kuuid::ObjectId::default(); 100];
     /// kuuid::fill_object_ids(&mut ids);
     /// let mut text = [[0u8; 24]; 100];
     /// assert_eq!(kuuid::ObjectId::encode_hex_many(&ids, &mut text), 100);
     /// assert_eq!(text[7], *ids[7].to_string().as_bytes());
+    /// let mut lines = [[b'\n'; 25]; 100];
+    /// kuuid::ObjectId::encode_hex_many(&ids, &mut lines);
+    /// assert_eq!(lines[7][..24], text[7]);
+    /// assert_eq!(lines[7][24], b'\n');
     /// ```
-    pub fn encode_hex_many(ids: &[ObjectId], out: &mut [[u8; 24]]) -> usize {
+    pub fn encode_hex_many<const W: usize>(ids: &[ObjectId], out: &mut [[u8; W]]) -> usize {
         let n = ids.len().min(out.len());
         hex::encode12(crate::engine::isa(), &ids[..n], &mut out[..n]);
         n

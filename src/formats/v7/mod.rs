@@ -200,21 +200,30 @@ impl Uuid7 {
     /// path: `out[i]` gets `ids[i]`'s text, for the first
     /// `min(ids.len(), out.len())` ids; returns how many.
     ///
+    /// A slot may be wider than the text (`W` at least 36, checked at
+    /// compile time): the text goes at its start and the rest is left as
+    /// it is, so slots of 37 bytes ending in `\n` are lines ready to write.
+    ///
     /// ```
     /// let mut ids = [kuuid::Uuid7::MIN; 100];
     /// kuuid::fill_v7(&mut ids);
     /// let mut text = [[0u8; 36]; 100];
     /// assert_eq!(kuuid::Uuid7::encode_hyphenated_many(&ids, &mut text), 100);
     /// assert_eq!(text[7], *ids[7].to_string().as_bytes());
+    /// let mut lines = [[b'\n'; 37]; 100];
+    /// kuuid::Uuid7::encode_hyphenated_many(&ids, &mut lines);
+    /// assert_eq!(lines[7][..36], text[7]);
+    /// assert_eq!(lines[7][36], b'\n');
     /// ```
-    pub fn encode_hyphenated_many(ids: &[Uuid7], out: &mut [[u8; 36]]) -> usize {
+    pub fn encode_hyphenated_many<const W: usize>(ids: &[Uuid7], out: &mut [[u8; W]]) -> usize {
         let n = ids.len().min(out.len());
         hex::encode16_dashed(crate::engine::isa(), &ids[..n], &mut out[..n]);
         n
     }
 
     /// The 32-character texts (npm `v7s`) of many ids at once, on the
-    /// engine's SIMD path; as [`encode_hyphenated_many`](Self::encode_hyphenated_many).
+    /// engine's SIMD path; as [`encode_hyphenated_many`](Self::encode_hyphenated_many)
+    /// (slots of `W >= 32` bytes).
     ///
     /// ```
     /// let mut ids = [kuuid::Uuid7::MIN; 100];
@@ -223,7 +232,7 @@ impl Uuid7 {
     /// assert_eq!(kuuid::Uuid7::encode_simple_many(&ids, &mut text), 100);
     /// assert_eq!(text[7], *ids[7].simple().to_string().as_bytes());
     /// ```
-    pub fn encode_simple_many(ids: &[Uuid7], out: &mut [[u8; 32]]) -> usize {
+    pub fn encode_simple_many<const W: usize>(ids: &[Uuid7], out: &mut [[u8; W]]) -> usize {
         let n = ids.len().min(out.len());
         hex::encode16(crate::engine::isa(), &ids[..n], &mut out[..n]);
         n
