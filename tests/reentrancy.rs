@@ -18,8 +18,9 @@ mod child;
 use child::BoundedOutput;
 
 /// Allocations of this size or more mint an id from inside the allocator
-/// (the per-thread generator allocates 4 and 8 KiB buffers when it is made).
-const MINT_AT: usize = 4096;
+/// (the per-thread generator's buffers start at 256 bytes of words and 512
+/// of encoded ids, and double as the thread mints).
+const MINT_AT: usize = 256;
 
 /// Large blocks allocated and freed while armed: a leaked generator shows
 /// as a difference.

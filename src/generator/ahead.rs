@@ -1,7 +1,16 @@
 //! What a generator draws and encodes ahead of its callers: a pool of
-//! random words for small requests, and a batch of 4-group ids encoded
+//! random words for small requests, and a slice of 4-group ids encoded
 //! under one prefix for single ids. Both come from the generator's RNG, so
 //! the generator drops them ([`LookAhead::invalidate`]) when it reseeds.
+//!
+//! Both start small and grow: a thread's first id draws 64 words and
+//! encodes 16 ids, not 1024 and 256, and a thread that minted one id holds
+//! under 1 KiB here (the first id on a new thread, the memory a thread
+//! keeps). Grown, the pool draws [`REFILL`] words at a time (one RNG
+//! request and its rekey per 128 ids) and ids are encoded [`SLICE`] at a
+//! time: no single call pays for encoding 256 ids and drawing their words,
+//! which set the tail of `id()`'s latency (`benches/server.rs`;
+//! docs/performance.md has the figures).
 
 use crate::engine::{self, Isa, PREFIX_LEN};
 use crate::id::{Id, Kuuid, MAX_GROUPS, MAX_LEN};
@@ -9,48 +18,60 @@ use crate::rng::Rng;
 
 use super::BATCH;
 
-/// Words in the small-request pool.
+/// The pool's largest size: a bulk batch's scratch (256 4-group ids).
 const POOL: usize = BATCH * MAX_GROUPS;
+/// Words a grown pool draws at a time: 512 and 32-id slices had the
+/// lowest p99.9 of four pairs tried (512 or 256 words, 32 or 64 ids).
+const REFILL: usize = 512;
+/// Ids the first encode-ahead makes; each later one doubles, up to [`SLICE`].
+const FIRST_IDS: usize = 16;
+/// Ids encoded ahead at a time, grown: encoding 32 ids is the pause a
+/// single id meets every 32 calls (a pool refill adds its RNG request
+/// once per four slices).
+const SLICE: usize = 32;
 
 pub(crate) struct LookAhead {
-    /// Words drawn ahead for small requests, used from `pool_pos`: one RNG
-    /// call per 256 single ids instead of one each.
-    pool: Box<[u32; POOL]>,
+    /// Words drawn ahead, used from `pool_pos`: small requests and the
+    /// encoded slices take theirs here, one RNG call per `pool.len()`
+    /// words. Grows by doubling up to [`REFILL`] (to [`POOL`] as a bulk
+    /// batch's scratch).
+    pool: Vec<u32>,
     pool_pos: usize,
     /// 4-group ids encoded ahead under `encoded_prefix`, used from
-    /// `encoded_pos`: a single id is then a 32-byte copy.
-    encoded: Box<[[u8; MAX_LEN]; BATCH]>,
+    /// `encoded_pos`: a single id is then a 32-byte copy. Grows by
+    /// doubling from [`FIRST_IDS`] up to [`SLICE`].
+    encoded: Vec<[u8; MAX_LEN]>,
     encoded_pos: usize,
     encoded_prefix: [u8; PREFIX_LEN],
 }
 
 impl LookAhead {
-    /// Nothing ahead yet: the first request draws.
-    pub(crate) fn new() -> Self {
+    /// Nothing ahead and nothing allocated: the first request draws.
+    pub(crate) const fn new() -> Self {
         LookAhead {
-            pool: Box::new([0; POOL]),
-            pool_pos: POOL,
-            encoded: Box::new([[0; MAX_LEN]; BATCH]),
-            encoded_pos: BATCH,
+            pool: Vec::new(),
+            pool_pos: 0,
+            encoded: Vec::new(),
+            encoded_pos: 0,
             encoded_prefix: [0; PREFIX_LEN],
         }
     }
 
     /// Drops everything drawn ahead (the RNG it came from was replaced).
     pub(crate) fn invalidate(&mut self) {
-        self.pool_pos = POOL;
-        self.encoded_pos = BATCH;
+        self.pool_pos = self.pool.len();
+        self.encoded_pos = self.encoded.len();
     }
 
     /// Whether the pool holds no words for small requests.
     #[inline]
     pub(crate) fn is_spent(&self) -> bool {
-        self.pool_pos == POOL
+        self.pool_pos == self.pool.len()
     }
 
-    /// `n` (at most the pool's size) fresh words from `rng`, drawn into the
-    /// spent pool, which stays spent: a batch's scratch space that no later
-    /// draw hands out, where a stack buffer would be zeroed per batch (4 KiB
+    /// `n` (at most [`POOL`]) fresh words from `rng`, drawn into the spent
+    /// pool, which stays spent: a batch's scratch space that no later draw
+    /// hands out, where a stack buffer would be zeroed per batch (4 KiB
     /// for 256 ids).
     #[inline]
     pub(crate) fn draw_into_spent(
@@ -59,7 +80,11 @@ impl LookAhead {
         on: Option<Isa>,
         n: usize,
     ) -> &mut [u32] {
-        debug_assert!(self.is_spent());
+        debug_assert!(self.is_spent() && n <= POOL);
+        if self.pool.len() < n {
+            self.pool.resize(n, 0);
+            self.pool_pos = self.pool.len();
+        }
         let words = &mut self.pool[..n];
         rng.fill_words(resolve(on), words);
         words
@@ -74,8 +99,8 @@ impl LookAhead {
             rng.fill_words(resolve(on), out);
             return;
         }
-        if POOL - self.pool_pos < out.len() {
-            self.refill(rng, on);
+        if self.pool.len() - self.pool_pos < out.len() {
+            self.refill(rng, on, out.len());
         }
         out.copy_from_slice(&self.pool[self.pool_pos..self.pool_pos + out.len()]);
         self.pool_pos += out.len();
@@ -90,8 +115,8 @@ impl LookAhead {
         rng: &mut Rng,
         on: Option<Isa>,
     ) -> [u32; G] {
-        if POOL - self.pool_pos < G {
-            self.refill(rng, on);
+        if self.pool.len() - self.pool_pos < G {
+            self.refill(rng, on, G);
         }
         let w = self.pool[self.pool_pos..self.pool_pos + G]
             .try_into()
@@ -100,32 +125,37 @@ impl LookAhead {
         w
     }
 
-    /// Draws a new pool: once per `POOL` words, so out of line, which keeps
-    /// the RNG's code out of the callers' hot paths.
+    /// Draws a new pool of at least `need` words: twice the last one's
+    /// size, from 64 up to [`REFILL`]. Out of line, which
+    /// keeps the RNG's code out of the callers' hot paths.
     #[cold]
     #[inline(never)]
-    fn refill(&mut self, rng: &mut Rng, on: Option<Isa>) {
+    fn refill(&mut self, rng: &mut Rng, on: Option<Isa>, need: usize) {
+        let len = (2 * self.pool.len())
+            .clamp(FIRST_IDS * MAX_GROUPS, REFILL)
+            .max(need);
+        self.pool.resize(len, 0);
         rng.fill_words(resolve(on), &mut self.pool[..]);
         self.pool_pos = 0;
     }
 
-    /// Whether the encoded-ahead batch is used up ([`LookAhead::encode_ahead`]
+    /// Whether the encoded-ahead slice is used up ([`LookAhead::encode_ahead`]
     /// first, then).
     #[inline]
     pub(crate) fn encoded_is_empty(&self) -> bool {
         // `>=`, not `==`: past this test the compiler knows the position
         // is in bounds, and the copy that follows needs no second test.
-        self.encoded_pos >= BATCH
+        self.encoded_pos >= self.encoded.len()
     }
 
-    /// An id of `LEN` bytes under `prefix` from the encoded-ahead batch,
+    /// An id of `LEN` bytes under `prefix` from the encoded-ahead slice,
     /// which is not empty: the first `LEN - 8` random characters of a
     /// 4-group id.
     #[inline]
     pub(crate) fn take_encoded<const LEN: usize>(&mut self, prefix: &[u8; PREFIX_LEN]) -> Id<LEN> {
         let mut id = self.encoded[self.encoded_pos];
         self.encoded_pos += 1;
-        // The batch was encoded under the prefix of its time: while that
+        // The slice was encoded under the prefix of its time: while that
         // holds (the usual case) an id is a plain copy; after the second
         // moves, or for another layout, the prefix is merged in a register.
         if self.encoded_prefix != *prefix {
@@ -134,7 +164,7 @@ impl LookAhead {
         Id::from_valid(id[..LEN].try_into().expect("LEN <= 32"))
     }
 
-    /// A 32-byte id from the encoded-ahead batch, which is not empty, with
+    /// A 32-byte id from the encoded-ahead slice, which is not empty, with
     /// `prefix` and the first group's digits `group` put in front of its
     /// other three random groups.
     #[inline]
@@ -145,20 +175,24 @@ impl LookAhead {
         Id::from_valid(id)
     }
 
-    /// Encodes a new batch of 4-group ids from `rng` under `prefix`.
+    /// Encodes the next slice of 4-group ids under `prefix`, from the
+    /// pool's words (which are then used: no word goes into two ids).
     pub(crate) fn encode_ahead(
         &mut self,
         rng: &mut Rng,
         on: Option<Isa>,
         prefix: &[u8; PREFIX_LEN],
     ) {
-        // The batch's words are drawn into the pool, which is then spent:
-        // no 4 KiB zeroed on the stack per batch, and no word is used twice.
-        let words = &mut self.pool[..BATCH * MAX_GROUPS];
-        rng.fill_words(resolve(on), words);
+        let n = (2 * self.encoded.len()).clamp(FIRST_IDS, SLICE);
+        self.encoded.resize(n, [0; MAX_LEN]);
+        let need = n * MAX_GROUPS;
+        if self.pool.len() - self.pool_pos < need {
+            self.refill(rng, on, need);
+        }
+        let words = &self.pool[self.pool_pos..self.pool_pos + need];
         let out = self.encoded.as_flattened_mut();
-        engine::encode_ids(on, prefix, words, MAX_GROUPS, out, MAX_LEN, BATCH);
-        self.pool_pos = POOL;
+        engine::encode_ids(on, prefix, words, MAX_GROUPS, out, MAX_LEN, n);
+        self.pool_pos += need;
         self.encoded_prefix = *prefix;
         self.encoded_pos = 0;
     }
@@ -175,20 +209,61 @@ mod tests {
     use super::*;
     use crate::rng::RngKind;
 
-    /// The words a batch was encoded from are never handed out by a later
-    /// draw: the pool they were drawn into is spent.
+    /// The words a slice was encoded from are never handed out by a later
+    /// draw: the pool's position moved past them.
     #[test]
-    fn a_batch_spends_the_pool() {
+    fn a_slice_uses_its_words() {
         let mut rng = Rng::from_os(RngKind::Fast).unwrap();
         let mut ahead = LookAhead::new();
         let _ = ahead.draw_array::<1>(&mut rng, Some(Isa::Scalar));
-        ahead.encode_ahead(&mut rng, Some(Isa::Scalar), b"00000000");
-        let batch = ahead.pool.to_vec();
-        let next = ahead.draw_array::<4>(&mut rng, Some(Isa::Scalar));
-        assert!(
-            next.iter().all(|w| !batch.contains(w)),
-            "a batch's words drawn again: {next:x?}"
-        );
+        for _ in 0..12 {
+            ahead.encode_ahead(&mut rng, Some(Isa::Scalar), b"00000000");
+            // The slice's words end where the pool's position now stands.
+            let need = ahead.encoded.len() * MAX_GROUPS;
+            let used = ahead.pool[ahead.pool_pos - need..ahead.pool_pos].to_vec();
+            let n = ahead.encoded.len();
+            let (mut prefixes, mut words) = (vec![0u64; n], vec![0u32; need]);
+            let text = ahead.encoded.as_flattened();
+            let decoded =
+                crate::engine::decode_with(Isa::Scalar, text, MAX_LEN, &mut prefixes, &mut words);
+            assert_eq!(decoded, Ok(n));
+            assert_eq!(words, used, "the slice encodes the words it used");
+            let next = ahead.draw_array::<4>(&mut rng, Some(Isa::Scalar));
+            assert!(
+                next.iter().all(|w| !used.contains(w)),
+                "a slice's words drawn again: {next:x?}"
+            );
+        }
+    }
+
+    /// The first id allocates for 16 ids and the buffers double up to
+    /// their grown sizes, never past them.
+    #[test]
+    fn the_buffers_start_small_and_grow() {
+        let mut rng = Rng::from_os(RngKind::Fast).unwrap();
+        let mut ahead = LookAhead::new();
+        assert_eq!((ahead.pool.capacity(), ahead.encoded.capacity()), (0, 0));
+        let mut slices = Vec::new();
+        let mut pools = Vec::new();
+        for _ in 0..12 {
+            ahead.encode_ahead(&mut rng, Some(Isa::Scalar), b"00000000");
+            slices.push(ahead.encoded.len());
+            pools.push(ahead.pool.len());
+        }
+        let mut want = FIRST_IDS;
+        for &n in &slices {
+            assert_eq!(n, want, "{slices:?}");
+            want = (2 * want).min(SLICE);
+        }
+        assert_eq!(pools[0], FIRST_IDS * MAX_GROUPS);
+        assert_eq!(*pools.last().unwrap(), REFILL);
+        assert!(pools.windows(2).all(|w| w[0] <= w[1]), "{pools:?}");
+        assert!(ahead.pool.capacity() <= REFILL && ahead.encoded.capacity() <= SLICE);
+        // Every encoded id is a valid 4-group id under the prefix.
+        for id in &ahead.encoded {
+            let id: Kuuid = std::str::from_utf8(id).unwrap().parse().unwrap();
+            assert_eq!(&id.as_bytes()[..8], b"00000000");
+        }
     }
 
     /// A bulk batch's words, drawn into the spent pool, are never handed out
@@ -199,7 +274,7 @@ mod tests {
         let mut ahead = LookAhead::new();
         assert!(ahead.is_spent());
         let batch = ahead
-            .draw_into_spent(&mut rng, Some(Isa::Scalar), BATCH * MAX_GROUPS)
+            .draw_into_spent(&mut rng, Some(Isa::Scalar), POOL)
             .to_vec();
         assert!(ahead.is_spent());
         let next = ahead.draw_array::<4>(&mut rng, Some(Isa::Scalar));
