@@ -68,6 +68,22 @@ fn fill_4096(isa: Isa, kind: RngKind) -> Vec<Kuuid> {
     ids
 }
 
+// The first id of a thread (each benchmark runs in a process of its own):
+// the per-thread state made, keyed from the OS, and the first slice
+// drawn and encoded. What a thread-per-connection server pays per
+// connection (benches/server.rs times it).
+#[library_benchmark]
+#[bench::id(0)]
+#[bench::v7(1)]
+#[bench::object_id(2)]
+fn first(which: u8) -> u8 {
+    match which {
+        0 => black_box(kuuid::id()).as_bytes()[31],
+        1 => black_box(kuuid::v7()).hyphenated_bytes()[35],
+        _ => black_box(kuuid::object_id()).hex_bytes()[23],
+    }
+}
+
 // 1000 single ids after the thread's buffer is warm: the hot path.
 #[library_benchmark]
 fn id_1000() -> u8 {
@@ -179,7 +195,7 @@ fn key_between_into_501((pairs, mut buf): (Pairs, KeyBuf)) -> (Pairs, KeyBuf, us
 
 library_benchmark_group!(
     name = engine;
-    benchmarks = encode_4096, decode_4096, fill_4096, id_1000, object_id_1000, v7_1000, idms_monotonic_1000, v7_generator_1000, generator_1000,
+    benchmarks = encode_4096, decode_4096, fill_4096, first, id_1000, object_id_1000, v7_1000, idms_monotonic_1000, v7_generator_1000, generator_1000,
         key_between_501, key_between_into_501
 );
 
