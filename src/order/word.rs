@@ -479,6 +479,18 @@ mod tests {
         // Most of them (89 % when written): only integers that carry into
         // a new head letter go the general way.
         assert!(answered * 5 >= total * 4, "{answered} of {total}");
+        // An integer may end in '0' (only a fraction may not): the word
+        // path takes those too.
+        let zero_ended = keys
+            .iter()
+            .filter(|k| k.len() == integer_len(k[0]).unwrap() && k.ends_with(b"0"));
+        for k in zero_ended {
+            assert!(
+                between(Some(k), None).is_some(),
+                "{:?}",
+                String::from_utf8_lossy(k)
+            );
+        }
     }
 
     /// `z` digits up to the eighth byte: the new digit is the ninth, the
