@@ -411,35 +411,27 @@ mod tests {
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
     }
 
-    fn fill(w: &ProcessWords) {
-        for (i, a) in [
+    /// The plain 64-bit words of `w` (the 128-bit one aside).
+    fn words(w: &ProcessWords) -> [&AtomicU64; 6] {
+        [
             &w.token,
             &w.ticked_secs,
-            &*w.v7,
-            &*w.kuuid_ms,
-            &*w.object_id,
-            &*w.couch_utc,
+            &w.v7,
+            &w.kuuid_ms,
+            &w.object_id,
+            &w.couch_utc,
         ]
-        .into_iter()
-        .enumerate()
-        {
+    }
+
+    fn fill(w: &ProcessWords) {
+        for (i, a) in words(w).into_iter().enumerate() {
             a.store(i as u64 + 1, Ordering::Relaxed);
         }
         w.couch_sequential.store(7);
     }
 
     fn all_zero(w: &ProcessWords) -> bool {
-        [
-            &w.token,
-            &w.ticked_secs,
-            &*w.v7,
-            &*w.kuuid_ms,
-            &*w.object_id,
-            &*w.couch_utc,
-        ]
-        .iter()
-        .all(|a| a.load(Ordering::Relaxed) == 0)
-            && w.couch_sequential.load() == 0
+        words(w).iter().all(|a| a.load(Ordering::Relaxed) == 0) && w.couch_sequential.load() == 0
     }
 
     #[test]
