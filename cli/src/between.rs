@@ -48,10 +48,19 @@ pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
         }
         out.write_all(b"]\n")?;
     } else {
-        for k in keys.iter() {
-            out.write_all(k.as_str().as_bytes())?;
-            out.write_all(b"\n")?;
+        // Lines gathered in a buffer of our own and written 64 KiB at a
+        // time: two `write_all`s a key into the `BufWriter` and a UTF-8
+        // check a key (`iter`) were half of the command's time.
+        let mut lines = Vec::with_capacity((1 << 16) + 64);
+        for k in keys.iter_bytes() {
+            lines.extend_from_slice(k);
+            lines.push(b'\n');
+            if lines.len() >= 1 << 16 {
+                out.write_all(&lines)?;
+                lines.clear();
+            }
         }
+        out.write_all(&lines)?;
     }
     out.flush()?;
     Ok(())

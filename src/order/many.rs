@@ -123,6 +123,23 @@ impl KeyBuf {
         })
     }
 
+    /// The keys' bytes in order, without the `&str` check that
+    /// [`KeyBuf::iter`] makes on each: for writers, which want bytes.
+    ///
+    /// ```
+    /// let mut buf = kuuid::order::KeyBuf::new();
+    /// kuuid::order::n_keys_between_into(None, None, 2, &mut buf)?;
+    /// let keys: Vec<&[u8]> = buf.iter_bytes().collect();
+    /// assert_eq!(keys, [b"a0", b"a1"]);
+    /// # Ok::<(), kuuid::order::OrderError>(())
+    /// ```
+    pub fn iter_bytes(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
+        (0..self.ends.len()).map(move |i| {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] };
+            &self.text[start..self.ends[i]]
+        })
+    }
+
     fn key(&self, range: Range<usize>) -> OrderKeyRef<'_> {
         let text = std::str::from_utf8(&self.text[range]).expect("order keys are ASCII");
         OrderKeyRef::from_valid(text)
