@@ -438,6 +438,35 @@ mod tests {
         }
     }
 
+    /// The const tables against what they stand for, entry by entry (a
+    /// table left empty only sends work to the slower branches, which
+    /// give the same keys: the key tests cannot see it).
+    #[test]
+    fn tables_hold_what_they_say() {
+        for b in 0..=255u8 {
+            let d = ALPHABET.iter().position(|&c| c == b);
+            let up = match d {
+                Some(d) if d < 61 => ALPHABET[d + 1] - b,
+                _ => 0,
+            };
+            assert_eq!(UP[usize::from(b)], up, "UP[{b}]");
+            let above = match d {
+                Some(d) if d < 61 => middle_digit(d, 62),
+                _ => 0,
+            };
+            assert_eq!(ABOVE[usize::from(b)], above, "ABOVE[{b}]");
+            let int_len = integer_len(b).map_or(255, |n| n as u8);
+            assert_eq!(INT_LEN[usize::from(b)], int_len, "INT_LEN[{b}]");
+        }
+        for k in 0..=8 {
+            let mut top = [0u8; 8];
+            top[..k].fill(0xFF);
+            assert_eq!(FIRST[k], u64::from_be_bytes(top), "FIRST[{k}]");
+            let pad = top.map(|b| if b == 0 { b'0' } else { 0 });
+            assert_eq!(PAD[k], u64::from_be_bytes(pad), "PAD[{k}]");
+        }
+    }
+
     /// Every valid key of up to 4 bytes over a few digits, against every
     /// other: the word path answers most of them, and as the general path.
     #[test]
