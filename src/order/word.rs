@@ -522,6 +522,21 @@ mod tests {
         }
     }
 
+    /// Eight-byte bounds that differ by one in their last digit: the key
+    /// goes above `a` from its ninth byte (`above` from 8, past its fast
+    /// path), which the random keys rarely make.
+    #[test]
+    fn neighbours_of_eight_bytes() {
+        for (a, b) in [
+            (&b"a1234567"[..], &b"a1234568"[..]),
+            (b"b1aZZZZy", b"b1aZZZZz"),
+            (b"Zz00000y", b"Zz00000z"),
+        ] {
+            let ours = between(Some(a), Some(b)).expect("the word path answers");
+            assert_eq!(Some(text(ours)), reference(Some(a), Some(b)));
+        }
+    }
+
     /// `z` digits up to the eighth byte: the new digit is the ninth, the
     /// one case where the answer outgrows a word (the random keys above
     /// rarely make six `z` in a row).
