@@ -1,4 +1,5 @@
-//! What the hex batch encoders read: a value as `N` bytes. Its own file,
+//! What the hex batch encoders read (a value as `N` bytes) and where they
+//! write (the head of a wider slot). Its own file,
 //! below both the dispatch in `hex.rs` and the per-ISA encoders it calls,
 //! so that neither imports the other back.
 
@@ -14,4 +15,12 @@ impl<const N: usize> Bytes<N> for [u8; N] {
     fn bytes(&self) -> &[u8; N] {
         self
     }
+}
+
+/// The first `N` bytes of a `W`-byte output slot, where a batch encoder
+/// writes a text (`W >= N`, checked at compile time by the callers'
+/// `const` assertions, so the `expect` compiles away).
+#[inline(always)]
+pub(crate) fn head<const N: usize, const W: usize>(slot: &mut [u8; W]) -> &mut [u8; N] {
+    slot.first_chunk_mut::<N>().expect("a slot holds its text")
 }

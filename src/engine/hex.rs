@@ -15,6 +15,7 @@ use crate::engine::x86_64::hex as x86;
 use crate::engine::x86_64::hex_single as x86_single;
 
 pub(crate) use crate::engine::bytes::Bytes;
+use crate::engine::bytes::head;
 
 /// Lowercase hex digits, in ASCII order.
 pub(crate) const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -95,10 +96,7 @@ pub(crate) fn encode16_dashed<T: Bytes<16>, const W: usize>(
         Isa::Neon if neon::is_supported() => unsafe { neon::encode16_dashed(src, out) },
         _ => {
             for (v, o) in src.iter().zip(out) {
-                encode_dashed(
-                    v.bytes(),
-                    o.first_chunk_mut().expect("a slot holds its text"),
-                );
+                encode_dashed(v.bytes(), head(o));
             }
         }
     }

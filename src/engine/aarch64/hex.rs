@@ -9,16 +9,10 @@
 
 use std::arch::aarch64::*;
 
-use crate::engine::bytes::Bytes;
+use crate::engine::bytes::{Bytes, head};
 
 const DIGITS: [u8; 16] = *b"0123456789abcdef";
 
-/// The first `N` bytes of a `W`-byte slot (`W >= N`, checked at compile
-/// time by the callers' `const` assertions).
-#[inline(always)]
-fn head<const N: usize, const W: usize>(slot: &mut [u8; W]) -> &mut [u8; N] {
-    slot.first_chunk_mut::<N>().expect("a slot holds its text")
-}
 /// `tbl` index that reads 0 (for the OR that puts a dash there).
 const Z: u8 = 0xff;
 const DASH_LO_IDX: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, Z, 8, 9, 10, 11, Z, 12, 13];

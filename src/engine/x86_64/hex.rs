@@ -12,7 +12,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::engine::bytes::Bytes;
+use crate::engine::bytes::{Bytes, head};
 
 /// Nibbles to ASCII, in each 128-bit lane.
 const DIGITS: [u8; 16] = *b"0123456789abcdef";
@@ -58,13 +58,6 @@ fn load12(bytes: &[u8; 12]) -> __m128i {
     let mut b = [0u8; 16];
     b[..12].copy_from_slice(bytes);
     load16(&b)
-}
-
-/// The first `N` bytes of a `W`-byte slot (`W >= N`, checked at compile
-/// time by the callers' `const` assertions).
-#[inline(always)]
-fn head<const N: usize, const W: usize>(slot: &mut [u8; W]) -> &mut [u8; N] {
-    slot.first_chunk_mut::<N>().expect("a slot holds its text")
 }
 
 /// Writes the 36-character dashed text of 32 hex digits.
