@@ -21,6 +21,7 @@ use crate::engine::{self, GROUP_LEN, Isa, PREFIX_LEN};
 use crate::generator::{BATCH, Generator, now_units};
 use crate::id::{AnyKuuid, Id, Kuuid, MAX_GROUPS, RandomPart};
 use crate::layout::{Layout, Order, Prefix};
+use crate::rng::{Rng, RngKind, fork};
 use crate::time::Precision;
 
 struct Local {
@@ -89,7 +90,7 @@ macro_rules! with {
             // SAFETY: `busy` was false and is true from here until `_release`
             // drops after `$body` returns or unwinds, so this is the only
             // `&mut` to the state: any call that reaches `with!` meanwhile
-            // (user code run by `Local::new` or `$body`: an allocator, a
+            // (user code run by `Local::init` or `$body`: an allocator, a
             // panic hook, a getrandom backend) reads `busy == true` and
             // stops before touching `state`.
             let state = unsafe { &mut *slot.state.get() };
@@ -209,14 +210,14 @@ impl Local {
     #[cold]
     #[inline(never)]
     fn init(state: &mut Option<Local>) -> &mut Local {
-        state.insert(Local::new())
-    }
-
-    fn new() -> Self {
-        Local {
-            gen_: Generator::secure(),
+        // The RNG first, then the state around it, written in place (see
+        // `Generator::seeded`): what a thread's first id costs in stack.
+        let token = fork::token();
+        let rng = Rng::from_os(RngKind::Secure).expect("the OS random source (getrandom) failed");
+        state.insert(Local {
+            gen_: Generator::seeded(token, rng),
             memo: [(u64::MAX, Prefix::from_value(0)); 4],
-        }
+        })
     }
 
     /// The prefix for now in `layout`, re-encoded only when the time moved.

@@ -83,7 +83,7 @@ impl Generator {
     /// assert_eq!(id.as_str().len(), 32);
     /// ```
     pub fn secure() -> Self {
-        Self::new(RngKind::Secure).expect("the OS random source (getrandom) failed")
+        Self::from_os_or_panic(RngKind::Secure)
     }
 
     /// A generator on the fast engine (xoshiro256++ seeded from the OS): ids are
@@ -97,7 +97,16 @@ impl Generator {
     /// assert_ne!(g.generate(), g.generate());
     /// ```
     pub fn fast() -> Self {
-        Self::new(RngKind::Fast).expect("the OS random source (getrandom) failed")
+        Self::from_os_or_panic(RngKind::Fast)
+    }
+
+    /// [`Generator::new`] without a `Result` to move it through (see
+    /// [`Generator::seeded`]).
+    #[inline(always)]
+    fn from_os_or_panic(kind: RngKind) -> Self {
+        let token = fork::token();
+        let rng = Rng::from_os(kind).expect("the OS random source (getrandom) failed");
+        Self::seeded(token, rng)
     }
 
     /// A generator of the given engine, or [`Error::Random`] if the OS
@@ -109,11 +118,19 @@ impl Generator {
     /// ```
     pub fn new(kind: RngKind) -> Result<Self, Error> {
         let token = fork::token();
-        Ok(Generator {
-            rng: Tagged::new(
-                token,
-                Rng::from_os(kind).map_err(|e| Error::Random(e.to_string()))?,
-            ),
+        let rng = Rng::from_os(kind).map_err(|e| Error::Random(e.to_string()))?;
+        Ok(Self::seeded(token, rng))
+    }
+
+    /// A generator drawing from `rng`, seeded under fork token `token`.
+    /// Inlined, so that a caller storing it (`Option::insert`) writes it in
+    /// place: a thread's state built in a frame of its own and moved
+    /// through two more took 3 KiB of the thread's stack, a page more than
+    /// uuid's first id (`benches/server.rs`, "KiB/thr").
+    #[inline(always)]
+    pub(crate) fn seeded(token: u64, rng: Rng) -> Self {
+        Generator {
+            rng: Tagged::new(token, rng),
             fork_word: fork::word(),
             layout: Layout::SECONDS,
             fixed: None,
@@ -122,7 +139,7 @@ impl Generator {
             memo: None,
             monotonic: None,
             ahead: LookAhead::new(),
-        })
+        }
     }
 
     /// Uses `layout` for the prefix (default: seconds, oldest first). A fixed

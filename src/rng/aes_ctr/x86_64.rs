@@ -222,7 +222,7 @@ unsafe fn ctr<V: Blocks>(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [
     // SAFETY (every block below): the caller's CPU has V's and Xmm's
     // instructions; each store writes inside `out`, as noted there.
     unsafe {
-        let k: [V; 11] = keys.each_ref().map(|key| V::splat(key));
+        let k: [V; 11] = splat_all(keys);
         let mut next = V::counters(counter, nonce);
         let unit = CHAINS * V::BLOCKS;
         let done = (out.len() / unit * unit) as u64;
@@ -243,7 +243,7 @@ unsafe fn ctr<V: Blocks>(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [
             }
             next = next.add(unit as u64);
         }
-        let k: [Xmm; 11] = keys.each_ref().map(|key| Xmm::splat(key));
+        let k: [Xmm; 11] = splat_all(keys);
         let first = Xmm::counters(counter.wrapping_add(done), nonce);
         for (i, block) in chunks.into_remainder().iter_mut().enumerate() {
             let mut x = first.add(i as u64).xor(k[0]);
@@ -254,6 +254,23 @@ unsafe fn ctr<V: Blocks>(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [
             x.last_round(k[10]).store(block.as_mut_ptr());
         }
     }
+}
+
+/// Each round key in every block of a `V`. A loop, not `array::map`: the
+/// map was compiled out of line, without the caller's target features, so
+/// each broadcast became a call and its 896-byte frame the deepest point
+/// of a thread's first id (docs/performance.md, "As a server feels it").
+///
+/// # Safety
+/// The CPU has `V`'s instructions.
+#[inline(always)]
+unsafe fn splat_all<V: Blocks>(keys: &RoundKeys) -> [V; 11] {
+    // SAFETY (both splats): the caller's CPU has V's instructions.
+    let mut k = [unsafe { V::splat(&keys[0]) }; 11];
+    for (k, key) in k.iter_mut().zip(keys) {
+        *k = unsafe { V::splat(key) };
+    }
+    k
 }
 
 /// [`ctr`] on AES-NI.
