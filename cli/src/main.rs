@@ -109,7 +109,7 @@ fn main() -> ExitCode {
     }
     // A KUUID_ISA this CPU cannot honour is refused up front, not ignored.
     if let Err(e) = kuuid::engine::Isa::from_env() {
-        say(&format!("kuuid: error: {e}"));
+        say(&format!("kuuid: error: KUUID_ISA: {e}"));
         return ExitCode::from(2);
     }
     let version = format!(

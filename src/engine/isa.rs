@@ -95,7 +95,9 @@ impl Isa {
     }
 
     /// The path `KUUID_ISA` asks for: `None` when unset or empty, an error
-    /// when it names no path or one this CPU cannot run.
+    /// when it names no path or one this CPU cannot run. The error says what
+    /// is wrong with the value, not where it came from: a caller reporting
+    /// it names the variable (the CLI prints `KUUID_ISA: ` before it).
     ///
     /// ```
     /// // In a process started without KUUID_ISA:
@@ -163,11 +165,11 @@ impl fmt::Display for IsaError {
         match self {
             IsaError::Unknown(s) => write!(
                 f,
-                "KUUID_ISA={s:?} names no engine path (expected scalar, sse41, avx2, avx512 or neon)"
+                "{s:?} names no engine path (expected scalar, sse41, avx2, avx512 or neon)"
             ),
             IsaError::Unsupported(isa) => write!(
                 f,
-                "KUUID_ISA={isa}: this CPU cannot run the {isa} path (available: {})",
+                "this CPU cannot run the {isa} path (available: {})",
                 Isa::available()
                     .iter()
                     .map(|i| i.name())

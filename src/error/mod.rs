@@ -1,18 +1,51 @@
-//! The crate's umbrella error, for calls that can fail in more than one way.
+//! The crate's umbrella error: every error kuuid returns converts into it,
+//! so one `?` carries any of them into a function returning [`Error`].
 
 use std::fmt;
+use std::sync::Arc;
 
-use crate::parse::{ObjectIdParseError, ParseError, UuidParseError};
+pub(crate) mod couch;
+pub(crate) mod order;
+
+use order::{OrderError, OrderKeyError};
+
+use crate::engine::{EngineError, IsaError};
+
+use crate::parse::{ManyError, ObjectIdParseError, ParseError, UuidParseError};
+use crate::sequence::error as sequence;
 use crate::time::TimeError;
 
-/// Any error from kuuid; each variant says what and where.
+/// Any error from kuuid; each variant says what and where. Every public
+/// error type converts into it (`From`), so `?` takes a parse, a time, a
+/// CouchDB id, an order key, a counter's or an engine path's error alike.
 ///
 /// ```
 /// let err = kuuid::Options::new().random(5).id().unwrap_err();
 /// assert_eq!(err, kuuid::Error::Groups { found: 5 });
 /// assert_eq!(err.to_string(), "random groups must be 1 to 4, got 5");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// One error type for a program that uses counters, CouchDB ids, order keys
+/// and a chosen engine path:
+///
+/// ```
+/// use kuuid::couch::{self, Algorithm, Format};
+/// use kuuid::sequence::{Counter, MemoryCounters, Sequence};
+///
+/// fn main() -> Result<(), kuuid::Error> {
+///     let seq = Sequence::new(Counter::new(MemoryCounters::new(), "orders"), 64)?;
+///     let n = seq.next()?;
+///     let key = kuuid::order::key_between(None, None)?;
+///     let uuids = couch::Uuids::new("utc_random".parse()?);
+///     let id = uuids.mint()?;
+///     couch::decode(&id, Algorithm::UtcRandom, Format::Base16)?;
+///     let isa: kuuid::engine::Isa = "scalar".parse()?;
+///     let parsed: kuuid::Kuuid = kuuid::id().as_str().parse()?;
+///     println!("{n} {key} {id} {isa} {parsed}");
+///     Ok(())
+/// }
+/// ```
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// Text that is not a valid kuuid.
@@ -21,6 +54,8 @@ pub enum Error {
     Uuid(UuidParseError),
     /// Text that is not an ObjectId.
     ObjectId(ObjectIdParseError),
+    /// An id of a batch that is not a valid kuuid, and where it is.
+    Many(ManyError),
     /// A time that cannot become a prefix.
     Time(TimeError),
     /// A number of random groups outside 1 to 4.
@@ -49,7 +84,72 @@ pub enum Error {
     MonotonicExhausted,
     /// The OS random source failed (its message).
     Random(String),
+    /// A CouchDB `_uuids` configuration or call kuuid cannot serve.
+    Couch(couch::Error),
+    /// Text that is not a CouchDB id of the kind asked for.
+    CouchParse(couch::ParseError),
+    /// Keys no key can be placed between, or a bad request for keys.
+    Order(OrderError),
+    /// Text that is not an order key.
+    OrderKey(OrderKeyError),
+    /// An engine path that does not exist or that this CPU cannot run.
+    Isa(IsaError),
+    /// A call into the engine that it refused.
+    Engine(EngineError),
+    /// A counter's error. Shared, not copied: it can hold a database's own
+    /// error, which cannot be cloned; two are equal only if they are the
+    /// same error.
+    Sequence(Arc<sequence::Error>),
 }
+
+/// Field by field, and a counter's error ([`Error::Sequence`]) only to
+/// itself: a database's error has no equality of its own.
+impl PartialEq for Error {
+    fn eq(&self, other: &Self) -> bool {
+        use Error as E;
+        match (self, other) {
+            (E::Parse(a), E::Parse(b)) => a == b,
+            (E::Uuid(a), E::Uuid(b)) => a == b,
+            (E::ObjectId(a), E::ObjectId(b)) => a == b,
+            (E::Many(a), E::Many(b)) => a == b,
+            (E::Time(a), E::Time(b)) => a == b,
+            (E::Groups { found: a }, E::Groups { found: b }) => a == b,
+            (
+                E::WordCount {
+                    expected: a,
+                    found: x,
+                },
+                E::WordCount {
+                    expected: b,
+                    found: y,
+                },
+            )
+            | (
+                E::BufferTooSmall {
+                    needed: a,
+                    found: x,
+                },
+                E::BufferTooSmall {
+                    needed: b,
+                    found: y,
+                },
+            ) => a == b && x == y,
+            (E::InvertedRange, E::InvertedRange)
+            | (E::MonotonicExhausted, E::MonotonicExhausted) => true,
+            (E::Random(a), E::Random(b)) => a == b,
+            (E::Couch(a), E::Couch(b)) => a == b,
+            (E::CouchParse(a), E::CouchParse(b)) => a == b,
+            (E::Order(a), E::Order(b)) => a == b,
+            (E::OrderKey(a), E::OrderKey(b)) => a == b,
+            (E::Isa(a), E::Isa(b)) => a == b,
+            (E::Engine(a), E::Engine(b)) => a == b,
+            (E::Sequence(a), E::Sequence(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Error {}
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -70,6 +170,14 @@ impl fmt::Display for Error {
                 "monotonic ids exhausted: the prefix is at the end of its range and the random part is used up",
             ),
             Error::Random(e) => write!(f, "the OS random source failed: {e}"),
+            Error::Many(e) => e.fmt(f),
+            Error::Couch(e) => e.fmt(f),
+            Error::CouchParse(e) => write!(f, "not a CouchDB id: {e}"),
+            Error::Order(e) => e.fmt(f),
+            Error::OrderKey(e) => write!(f, "not an order key: {e}"),
+            Error::Isa(e) => e.fmt(f),
+            Error::Engine(e) => e.fmt(f),
+            Error::Sequence(e) => e.fmt(f),
         }
     }
 }
@@ -84,7 +192,20 @@ impl std::error::Error for Error {
             Error::Uuid(e) => e.source(),
             Error::ObjectId(e) => e.source(),
             Error::Time(e) => e.source(),
-            _ => None,
+            Error::Many(e) => e.source(),
+            Error::Couch(e) => e.source(),
+            Error::CouchParse(e) => e.source(),
+            Error::Order(e) => e.source(),
+            Error::OrderKey(e) => e.source(),
+            Error::Isa(e) => e.source(),
+            Error::Engine(e) => e.source(),
+            Error::Sequence(e) => e.source(),
+            Error::Groups { .. }
+            | Error::WordCount { .. }
+            | Error::BufferTooSmall { .. }
+            | Error::InvertedRange
+            | Error::MonotonicExhausted
+            | Error::Random(_) => None,
         }
     }
 }
@@ -128,5 +249,32 @@ impl From<ObjectIdParseError> for Error {
 impl From<TimeError> for Error {
     fn from(e: TimeError) -> Self {
         Error::Time(e)
+    }
+}
+
+/// `From` for the errors whose variant holds them as they are.
+macro_rules! from {
+    ($($ty:ty => $variant:ident),* $(,)?) => {$(
+        impl From<$ty> for Error {
+            fn from(e: $ty) -> Self {
+                Error::$variant(e)
+            }
+        }
+    )*};
+}
+
+from! {
+    ManyError => Many,
+    couch::Error => Couch,
+    couch::ParseError => CouchParse,
+    OrderError => Order,
+    OrderKeyError => OrderKey,
+    IsaError => Isa,
+    EngineError => Engine,
+}
+
+impl From<sequence::Error> for Error {
+    fn from(e: sequence::Error) -> Self {
+        Error::Sequence(Arc::new(e))
     }
 }

@@ -5,75 +5,13 @@
 //! Everything here works on bytes already validated: every byte after the
 //! head is a base62 digit, fractions do not end in `0`, and `a < b`.
 
-use std::fmt;
-
 use super::key::{
-    INLINE, OrderKey, OrderKeyError, SMALLEST, cmp_bytes, digit, integer_len, integer_part,
-    middle_digit, validate,
+    INLINE, OrderKey, SMALLEST, cmp_bytes, digit, integer_len, integer_part, middle_digit, validate,
 };
 use super::out::KeyOut;
 use super::word;
 use crate::engine::ALPHABET;
-
-/// Why no key could be made between two bounds.
-///
-/// ```
-/// use kuuid::order::{OrderError, OrderKeyError, key_between};
-///
-/// let err = key_between(Some("a1"), Some("a0")).unwrap_err();
-/// assert_eq!(err, OrderError::NotAscending);
-/// let err = key_between(Some("a0 "), None).unwrap_err();
-/// assert_eq!(err, OrderError::Lower(OrderKeyError::Digit { byte: b' ', at: 2 }));
-/// assert_eq!(err.to_string(), "lower key: byte 0x20 at 2 is not a base62 digit (0-9, A-Z, a-z)");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum OrderError {
-    /// The lower bound is not a key.
-    Lower(OrderKeyError),
-    /// The upper bound is not a key.
-    Upper(OrderKeyError),
-    /// The lower bound is not below the upper (npm swaps them; we refuse,
-    /// since a caller who passes them reversed has mixed up the neighbours).
-    NotAscending,
-    /// More random bits than the jitter takes (at most 64).
-    JitterBits {
-        /// The number asked for.
-        found: u32,
-    },
-    /// More keys than one call makes (at most 2^40).
-    TooMany {
-        /// The number asked for.
-        found: u64,
-    },
-}
-
-impl fmt::Display for OrderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OrderError::Lower(e) => write!(f, "lower key: {e}"),
-            OrderError::Upper(e) => write!(f, "upper key: {e}"),
-            OrderError::NotAscending => f.write_str("the lower key is not below the upper key"),
-            OrderError::JitterBits { found } => {
-                write!(f, "jitter takes 0 to 64 random bits, got {found}")
-            }
-            OrderError::TooMany { found } => {
-                write!(f, "at most 2^40 keys a call, asked for {found}")
-            }
-        }
-    }
-}
-
-/// Display is the whole message; `source` gives only what it did not
-/// print (see [`crate::Error`]).
-impl std::error::Error for OrderError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            OrderError::Lower(e) | OrderError::Upper(e) => e.source(),
-            _ => None,
-        }
-    }
-}
+use crate::error::order::OrderError;
 
 /// Checks both bounds and their order.
 pub(crate) fn check(a: Option<&[u8]>, b: Option<&[u8]>) -> Result<(), OrderError> {
@@ -292,6 +230,7 @@ pub(crate) fn step_digits<const UP: bool>(x: &mut [u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::order::OrderKeyError;
 
     fn between_str(a: Option<&str>, b: Option<&str>) -> String {
         key_between(a, b).unwrap().into_string()
@@ -366,7 +305,7 @@ mod tests {
         );
         assert_eq!(
             key_between(Some("a10"), None),
-            Err(OrderError::Lower(OrderKeyError::TrailingZero { at: 2 }))
+            Err(OrderError::Lower(OrderKeyError::TrailingZero { index: 2 }))
         );
         let smallest = std::str::from_utf8(SMALLEST).unwrap();
         assert_eq!(
@@ -376,8 +315,8 @@ mod tests {
         assert_eq!(
             key_between(Some("a\u{e9}"), None),
             Err(OrderError::Lower(OrderKeyError::Digit {
-                byte: 0xC3,
-                at: 1
+                index: 1,
+                byte: 0xC3
             }))
         );
     }

@@ -10,10 +10,11 @@
 //! of it. Distinct `v` give distinct fractions, so two replicas collide
 //! with probability exactly `2^-bits`.
 
-use super::between::{OrderError, between, check};
+use super::between::{between, check};
 use super::key::OrderKey;
 use super::many::{KeyBuf, MAX_KEYS, n_keys_between_into};
 use crate::engine::ALPHABET;
+use crate::error::order::OrderError;
 
 /// The most random bits a jittered key takes.
 pub const MAX_JITTER_BITS: u32 = 64;

@@ -13,6 +13,7 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 use super::out::Short;
+use crate::error::order::OrderKeyError;
 
 use crate::engine::ALPHABET;
 use crate::engine::scalar::DIGIT;
@@ -108,99 +109,20 @@ pub(crate) fn validate(key: &[u8]) -> Result<(), OrderKeyError> {
         .position(|&b| NOT_DIGIT[usize::from(b)] != 0)
     {
         return Err(OrderKeyError::Digit {
+            index: at + 1,
             byte: key[at + 1],
-            at: at + 1,
         });
     }
     if key.len() > int_len && key[key.len() - 1] == b'0' {
-        return Err(OrderKeyError::TrailingZero { at: key.len() - 1 });
+        return Err(OrderKeyError::TrailingZero {
+            index: key.len() - 1,
+        });
     }
     if key == SMALLEST {
         return Err(OrderKeyError::Smallest);
     }
     Ok(())
 }
-
-/// Why a string is not an order key.
-///
-/// ```
-/// use kuuid::order::{OrderKey, OrderKeyError};
-///
-/// assert_eq!("a0 ".parse::<OrderKey>(), Err(OrderKeyError::Digit { byte: b' ', at: 2 }));
-/// assert_eq!(
-///     "a0V0".parse::<OrderKey>().unwrap_err().to_string(),
-///     "the fraction ends in '0' at byte 3 (a key never ends in a zero digit)"
-/// );
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum OrderKeyError {
-    /// The empty string.
-    Empty,
-    /// The first byte is not a letter (`a`-`z` or `A`-`Z`).
-    Head {
-        /// The byte found.
-        byte: u8,
-    },
-    /// Shorter than the integer part its head letter announces.
-    Short {
-        /// The head letter.
-        head: char,
-        /// The integer part's length.
-        needed: usize,
-        /// The key's length.
-        found: usize,
-    },
-    /// A byte after the head that is not a base62 digit.
-    Digit {
-        /// The byte found.
-        byte: u8,
-        /// Its position.
-        at: usize,
-    },
-    /// The fraction ends in `0` (the same position has a shorter spelling).
-    TrailingZero {
-        /// The position of the last byte.
-        at: usize,
-    },
-    /// `A` and 26 zeros, the smallest integer, which nothing fits before.
-    Smallest,
-}
-
-impl fmt::Display for OrderKeyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            OrderKeyError::Empty => f.write_str("the key is empty"),
-            OrderKeyError::Head { byte } => write!(
-                f,
-                "the first byte {} is not a head letter (a-z or A-Z)",
-                crate::parse::Shown(byte)
-            ),
-            OrderKeyError::Short {
-                head,
-                needed,
-                found,
-            } => write!(
-                f,
-                "head '{head}' starts an integer part of {needed} bytes but the key has {found}"
-            ),
-            OrderKeyError::Digit { byte, at } => write!(
-                f,
-                "byte {} at {at} is not a base62 digit (0-9, A-Z, a-z)",
-                crate::parse::Shown(byte)
-            ),
-            OrderKeyError::TrailingZero { at } => write!(
-                f,
-                "the fraction ends in '0' at byte {at} (a key never ends in a zero digit)"
-            ),
-            OrderKeyError::Smallest => f.write_str(
-                "A followed by 26 zeros is the smallest integer, which no key fits before",
-            ),
-        }
-    }
-}
-
-impl std::error::Error for OrderKeyError {}
 
 /// An order key that owns its text.
 ///

@@ -4,10 +4,11 @@
 
 use std::ops::Range;
 
-use super::between::{OrderError, between, check, step, step_digits};
+use super::between::{between, check, step, step_digits};
 use super::key::{OrderKey, OrderKeyRef, SMALLEST, integer_len, integer_part};
 use super::word;
 use crate::engine::ALPHABET;
+use crate::error::order::OrderError;
 
 /// The most keys one call makes: far past what memory holds, and small
 /// enough that the spacing arithmetic cannot overflow.

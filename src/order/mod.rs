@@ -43,11 +43,12 @@ mod many;
 mod out;
 mod word;
 
-pub use between::{OrderError, key_between};
+pub use crate::error::order::{OrderError, OrderKeyError};
+pub use between::key_between;
 pub use jitter::{
     MAX_JITTER_BITS, key_between_jittered, n_keys_between_jittered, n_keys_between_jittered_into,
 };
-pub use key::{OrderKey, OrderKeyError, OrderKeyRef};
+pub use key::{OrderKey, OrderKeyRef};
 pub use many::{
     KeyBuf, MAX_KEYS, key_between_into, n_keys_between, n_keys_between_into, rebalance,
     rebalance_into,

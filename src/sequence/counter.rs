@@ -255,7 +255,7 @@ impl<C: CounterStore> BlockSource for ShardedCounter<C> {
             });
         }
         let layout = self.layout();
-        let start = getrandom::u64()? % self.shards;
+        let start = super::error::os_u64()? % self.shards;
         for step in 0..self.shards {
             let shard = (start + step) % self.shards;
             let (first, limit) = (shard * self.range + 1, (shard + 1) * self.range + 1);

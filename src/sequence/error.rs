@@ -30,8 +30,10 @@ pub enum Error {
     /// The block source panicked while leasing; the block it was leasing is
     /// never handed out, and the next lease tries again.
     Panicked(String),
-    /// The operating system's random generator failed.
-    Random(getrandom::Error),
+    /// The operating system's random generator failed (its message; the
+    /// `getrandom` crate's error type stays out of kuuid's API, as in
+    /// [`crate::Error::Random`]).
+    Random(String),
     /// A value could not be rendered as asked.
     Render(render::RenderError),
     /// This process is a copy (a forked child, a raw `clone`) made while a
@@ -112,7 +114,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Random(e) => e.source(),
+            Error::Random(_) => None,
             Error::Render(e) => e.source(),
             Error::Layout(e) => e.source(),
             _ => None,
@@ -148,10 +150,9 @@ impl Error {
     }
 }
 
-impl From<getrandom::Error> for Error {
-    fn from(e: getrandom::Error) -> Self {
-        Error::Random(e)
-    }
+/// A random `u64` from the OS, its failure as [`Error::Random`].
+pub(crate) fn os_u64() -> Result<u64, Error> {
+    getrandom::u64().map_err(|e| Error::Random(e.to_string()))
 }
 
 impl From<render::RenderError> for Error {

@@ -41,7 +41,7 @@ mod blocks;
 #[cfg(feature = "postgres")]
 mod connection;
 mod counter;
-mod error;
+pub(crate) mod error;
 #[cfg(any(loom, feature = "rusqlite", feature = "rusqlite-system"))]
 mod fork_gate;
 mod layout;

@@ -115,13 +115,13 @@ pub fn random_decimal(digits: usize) -> Result<u64, super::error::Error> {
         return Err(RenderError::Width(digits).into());
     }
     let Some(space) = 10u64.checked_pow(digits as u32) else {
-        return Ok(getrandom::u64()?);
+        return super::error::os_u64();
     };
     // Rejection sampling: the top partial copy of the space is redrawn,
     // so every value is equally likely.
     let zone = u64::MAX - u64::MAX % space;
     loop {
-        let x = getrandom::u64()?;
+        let x = super::error::os_u64()?;
         if x < zone {
             return Ok(x % space);
         }

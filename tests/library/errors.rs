@@ -476,6 +476,16 @@ fn a_report_says_each_cause_once() {
     ))));
     check(&chained);
     assert!(chained.to_string().ends_with("db error"), "{chained}");
+    // The same errors carried by `?` into kuuid::Error: one message, each
+    // cause once, nothing lost on the way.
+    let umbrella = Error::from(kuuid::sequence::Error::Store(Box::new(
+        std::io::Error::other(ChainedError(
+            "PostgreSQL at h:5432",
+            std::io::Error::other("db error"),
+        )),
+    )));
+    check(&umbrella);
+    assert_eq!(umbrella.to_string(), chained.to_string());
     let render = kuuid::sequence::render::encode_decimal(1000, 2, &mut [0u8; 20]).unwrap_err();
     check(&kuuid::sequence::Error::from(render));
     let retry: kuuid::sequence::retry::RetryError<std::io::Error> =
@@ -500,4 +510,61 @@ impl std::error::Error for ChainedError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.1)
     }
+}
+
+/// Every public error converts into `kuuid::Error` (so `?` carries it), and
+/// the umbrella prints it as it prints itself (the order key and CouchDB id
+/// texts say what they are not).
+#[test]
+fn every_public_error_converts_into_the_umbrella() {
+    fn into<E: Into<Error> + std::fmt::Display>(e: E) -> (String, Error) {
+        (e.to_string(), e.into())
+    }
+    let cases = [
+        into(kuuid::order::key_between(Some("a1"), Some("a0")).unwrap_err()),
+        into("".parse::<kuuid::order::OrderKey>().unwrap_err()),
+        into("snowflake".parse::<kuuid::couch::Algorithm>().unwrap_err()),
+        into(
+            kuuid::couch::decode("abc", kuuid::couch::Algorithm::Random, Default::default())
+                .unwrap_err(),
+        ),
+        into("mmx".parse::<kuuid::engine::Isa>().unwrap_err()),
+        into(Kuuid::parse_many(&[b'!'; 32], 32, &mut [Kuuid::default()]).unwrap_err()),
+        into(kuuid::sequence::Error::CopiedMidCall),
+        into("0".parse::<Kuuid>().unwrap_err()),
+        into(TimeError::BeforeEpoch),
+    ];
+    for (text, e) in &cases {
+        assert!(
+            e.to_string().ends_with(text.as_str()),
+            "{e} does not carry {text:?}"
+        );
+    }
+    // Each lands in its own variant.
+    assert!(matches!(cases[0].1, Error::Order(_)));
+    assert!(matches!(cases[1].1, Error::OrderKey(_)));
+    assert!(matches!(cases[2].1, Error::Couch(_)));
+    assert!(matches!(cases[3].1, Error::CouchParse(_)));
+    assert!(matches!(cases[4].1, Error::Isa(_)));
+    assert!(matches!(cases[5].1, Error::Many(_)));
+    assert!(matches!(cases[6].1, Error::Sequence(_)));
+}
+
+/// Equality: field by field, and a counter's error (which may hold a
+/// database's, which has none) only to itself and its clones.
+#[test]
+fn umbrella_equality() {
+    let a = Error::from(kuuid::sequence::Error::CopiedMidCall);
+    let b = Error::from(kuuid::sequence::Error::CopiedMidCall);
+    assert_eq!(a, a.clone());
+    assert_ne!(a, b, "two counter errors are not the same error");
+    let k = Error::from(kuuid::order::OrderError::NotAscending);
+    assert_eq!(k, Error::Order(kuuid::order::OrderError::NotAscending));
+    assert_ne!(
+        k,
+        Error::Order(kuuid::order::OrderError::TooMany { found: 1 })
+    );
+    assert_ne!(k, a);
+    assert_eq!(Error::InvertedRange, Error::InvertedRange);
+    assert_ne!(Error::Groups { found: 5 }, Error::Groups { found: 6 });
 }

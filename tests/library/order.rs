@@ -246,13 +246,13 @@ fn bad_bounds_are_typed_errors() {
     assert_eq!(
         key_between(Some("a0 "), None),
         Err(OrderError::Lower(OrderKeyError::Digit {
-            byte: b' ',
-            at: 2
+            index: 2,
+            byte: b' '
         }))
     );
     assert_eq!(
         n_keys_between(None, Some("a00"), 2),
-        Err(OrderError::Upper(OrderKeyError::TrailingZero { at: 2 }))
+        Err(OrderError::Upper(OrderKeyError::TrailingZero { index: 2 }))
     );
     assert_eq!(
         key_between_jittered(None, None, 65),

@@ -69,3 +69,40 @@ fn only_the_top_reaches_the_thread_state() {
         );
     }
 }
+
+/// The error vocabulary (`src/error/`) sits below every module whose errors
+/// it holds, so the umbrella `kuuid::Error` can name them all without an
+/// import running back up: it imports only the layers under it (before,
+/// `OrderError` and the CouchDB errors lived in `order` and `formats`, which
+/// import the per-thread state, which imports the generator, which returns
+/// `kuuid::Error`).
+#[test]
+fn the_error_vocabulary_imports_only_lower_layers() {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/error"),
+        &mut files,
+    );
+    assert!(files.len() >= 3);
+    let below = [
+        "crate::error",
+        "crate::engine",
+        "crate::parse",
+        "crate::time",
+        "crate::sequence::error",
+    ];
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap();
+            for (at, _) in code.match_indices("crate::") {
+                assert!(
+                    below.iter().any(|b| code[at..].starts_with(b)),
+                    "{}:{}: {line}",
+                    f.display(),
+                    i + 1
+                );
+            }
+        }
+    }
+}

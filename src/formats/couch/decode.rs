@@ -1,13 +1,11 @@
-//! Reading CouchDB ids back: their fields by algorithm, and why a text is
-//! not one.
-
-use std::fmt;
+//! Reading CouchDB ids back: their fields by algorithm (why a text is not
+//! one: `error.rs`).
 
 use super::Algorithm;
+use super::ParseError;
 use super::format::Format;
 use crate::engine::{base36, hex};
 use crate::formats::uuid_layout::{self, NotThisUuid};
-use crate::parse::{invalid_byte, wrong_length};
 use crate::time::Timestamp;
 
 /// The fields of a CouchDB id (see [`decode`]).
@@ -177,67 +175,6 @@ fn value(format: Format, text: &str) -> Result<u128, ParseError> {
         }
     }
 }
-
-/// Why text is not an id of a CouchDB algorithm.
-///
-/// ```
-/// use kuuid::couch::{Algorithm, Format, ParseError};
-/// assert_eq!(kuuid::couch::decode("abc", Algorithm::Random, Format::Base16),
-///            Err(ParseError::Length { found: 3, expected: 32 }));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ParseError {
-    /// The wrong length (for `utc_id`: shorter than the 14 hex digits).
-    Length {
-        /// The length found.
-        found: usize,
-        /// The length expected (for `utc_id`, the least).
-        expected: usize,
-    },
-    /// A byte outside the format's alphabet (or a dash out of place).
-    InvalidByte {
-        /// Its index in the text.
-        index: usize,
-        /// The byte.
-        byte: u8,
-    },
-    /// A `base_36` text whose value does not fit 128 bits.
-    Overflow,
-    /// A UUID of another version.
-    Version {
-        /// The version found.
-        found: u8,
-        /// The version the algorithm mints.
-        expected: u8,
-    },
-    /// A UUID whose variant bits are not `10`.
-    Variant {
-        /// The nibble that holds them.
-        found: u8,
-    },
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            ParseError::Length { found, expected } => wrong_length(f, found, &[expected]),
-            ParseError::InvalidByte { index, byte } => {
-                invalid_byte(f, index, byte, "a digit of the format's alphabet")
-            }
-            ParseError::Overflow => f.write_str("base 36 value is 2^128 or more"),
-            ParseError::Version { found, expected } => {
-                write!(f, "UUID version is {found}, expected {expected}")
-            }
-            ParseError::Variant { found } => write!(
-                f,
-                "variant nibble is {found:x}, expected 8, 9, a or b (RFC 9562)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 fn invalid((index, byte): (usize, u8)) -> ParseError {
     ParseError::InvalidByte { index, byte }

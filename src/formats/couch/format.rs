@@ -2,10 +2,9 @@
 //! `uuid_v4` and `uuid_v7` ids take, and the hex text of the others.
 
 use std::fmt;
-use std::str::FromStr;
 
-use super::Error;
 use crate::engine::{base36, hex};
+use crate::error::couch::FORMAT_NAMES;
 
 /// One of CouchDB's `[uuids] format` values: how `uuid_v4` and `uuid_v7`
 /// show their 128 bits.
@@ -39,11 +38,7 @@ impl Format {
     /// assert_eq!(kuuid::couch::Format::Base36.name(), "base_36");
     /// ```
     pub const fn name(self) -> &'static str {
-        match self {
-            Format::Base16 => "base_16",
-            Format::Rfc9562 => "rfc9562",
-            Format::Base36 => "base_36",
-        }
+        FORMAT_NAMES[self as usize]
     }
 
     /// Characters of every text in this format.
@@ -89,19 +84,6 @@ impl Format {
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-impl FromStr for Format {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self, Error> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| Error::UnknownFormat {
-                found: s.to_owned(),
-            })
     }
 }
 

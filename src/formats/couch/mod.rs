@@ -27,7 +27,6 @@
 //! ids ordered within the millisecond, format [`kuuid::v7`](crate::v7)'s
 //! value with [`Format::encode_into`].
 
-use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -35,7 +34,8 @@ mod decode;
 mod format;
 mod state;
 
-pub use decode::{Decoded, ParseError, decode};
+pub use crate::error::couch::{Algorithm, Error, ParseError};
+pub use decode::{Decoded, decode};
 pub use format::Format;
 pub(crate) use state::reseed;
 #[doc(hidden)]
@@ -50,91 +50,6 @@ use state::{prefix, sequential_word, step};
 /// The last microsecond 14 hex digits hold (`~14.16.0b`): 4253-05-31.
 const MAX_MICROS: u64 = (1 << 56) - 1;
 
-/// One of CouchDB's `[uuids] algorithm` values.
-///
-/// ```
-/// use kuuid::couch::Algorithm;
-/// assert_eq!("utc_random".parse::<Algorithm>()?, Algorithm::UtcRandom);
-/// assert_eq!(Algorithm::UuidV7.to_string(), "uuid_v7");
-/// assert!("uuid_v1".parse::<Algorithm>().is_err());
-/// # Ok::<(), kuuid::couch::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    /// 32 hex of 16 random bytes.
-    Random,
-    /// A random 13-byte prefix and a counter that grows by random steps.
-    Sequential,
-    /// Microseconds since 1970 and 9 random bytes.
-    UtcRandom,
-    /// Microseconds since 1970 and a configured suffix.
-    UtcId,
-    /// A random UUID (version 4) in the configured [`Format`].
-    UuidV4,
-    /// A UUIDv7 with random `rand_a` (CouchDB's default) in the configured
-    /// [`Format`].
-    UuidV7,
-}
-
-impl Algorithm {
-    /// Every algorithm, in CouchDB's documentation order.
-    pub const ALL: [Algorithm; 6] = [
-        Algorithm::Random,
-        Algorithm::Sequential,
-        Algorithm::UtcRandom,
-        Algorithm::UtcId,
-        Algorithm::UuidV4,
-        Algorithm::UuidV7,
-    ];
-
-    /// The name in CouchDB's configuration.
-    ///
-    /// ```
-    /// assert_eq!(kuuid::couch::Algorithm::UtcId.name(), "utc_id");
-    /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            Algorithm::Random => "random",
-            Algorithm::Sequential => "sequential",
-            Algorithm::UtcRandom => "utc_random",
-            Algorithm::UtcId => "utc_id",
-            Algorithm::UuidV4 => "uuid_v4",
-            Algorithm::UuidV7 => "uuid_v7",
-        }
-    }
-
-    /// Whether its ids carry a time (and so can be minted
-    /// [`at`](Uuids::at) a given one).
-    ///
-    /// ```
-    /// use kuuid::couch::Algorithm;
-    /// assert!(Algorithm::UtcRandom.has_time());
-    /// assert!(!Algorithm::Sequential.has_time());
-    /// ```
-    pub const fn has_time(self) -> bool {
-        matches!(
-            self,
-            Algorithm::UtcRandom | Algorithm::UtcId | Algorithm::UuidV7
-        )
-    }
-
-    /// Whether the [`Format`] applies (CouchDB ignores it for the others).
-    ///
-    /// ```
-    /// assert!(kuuid::couch::Algorithm::UuidV4.takes_format());
-    /// assert!(!kuuid::couch::Algorithm::Random.takes_format());
-    /// ```
-    pub const fn takes_format(self) -> bool {
-        matches!(self, Algorithm::UuidV4 | Algorithm::UuidV7)
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl FromStr for Algorithm {
     type Err = Error;
 
@@ -143,6 +58,19 @@ impl FromStr for Algorithm {
             .into_iter()
             .find(|a| a.name() == s)
             .ok_or_else(|| Error::UnknownAlgorithm {
+                found: s.to_owned(),
+            })
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| Error::UnknownFormat {
                 found: s.to_owned(),
             })
     }
@@ -408,76 +336,6 @@ impl Uuids {
             }));
         }
         Ok(micros)
-    }
-}
-
-/// Why a name or a time was refused.
-///
-/// ```
-/// let e = "snowflake".parse::<kuuid::couch::Algorithm>().unwrap_err();
-/// assert_eq!(e.to_string(),
-///     "unknown CouchDB uuid algorithm \"snowflake\" (expected one of random, sequential, utc_random, utc_id, uuid_v4, uuid_v7)");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Error {
-    /// Not one of CouchDB's `[uuids] algorithm` names.
-    UnknownAlgorithm {
-        /// The name given.
-        found: String,
-    },
-    /// Not one of CouchDB's `[uuids] format` names.
-    UnknownFormat {
-        /// The name given.
-        found: String,
-    },
-    /// A time given to an algorithm whose ids carry none.
-    NoTime {
-        /// The algorithm.
-        algorithm: Algorithm,
-    },
-    /// A time that is not a time, or one past what the algorithm's text
-    /// holds ([`TimeError::OutOfRange`], naming [`TimeField::CouchUtc`]
-    /// for `utc_*` ids, past 4253-05-31, or [`TimeField::Uuid7`]).
-    Time(TimeError),
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names = |all: &[&str]| all.join(", ");
-        match self {
-            Error::UnknownAlgorithm { found } => write!(
-                f,
-                "unknown CouchDB uuid algorithm {found:?} (expected one of {})",
-                names(&Algorithm::ALL.map(Algorithm::name))
-            ),
-            Error::UnknownFormat { found } => write!(
-                f,
-                "unknown CouchDB uuid format {found:?} (expected one of {})",
-                names(&Format::ALL.map(Format::name))
-            ),
-            Error::NoTime { algorithm } => {
-                write!(f, "CouchDB {algorithm} ids carry no time to mint at")
-            }
-            Error::Time(e) => e.fmt(f),
-        }
-    }
-}
-
-/// Display is the whole message; `source` gives only what it did not
-/// print (see [`crate::Error`]).
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Time(e) => e.source(),
-            _ => None,
-        }
-    }
-}
-
-impl From<TimeError> for Error {
-    fn from(e: TimeError) -> Self {
-        Error::Time(e)
     }
 }
 
