@@ -19,10 +19,10 @@ use std::cell::{Cell, UnsafeCell};
 use crate::clock::Seen;
 use crate::engine::{self, GROUP_LEN, Isa, PREFIX_LEN};
 use crate::generator::{BATCH, Generator, now_units};
-use crate::id::{AnyKuuid, Id, Kuuid, MAX_GROUPS, RandomPart};
+use crate::id::{AnyKuuid, Id, Kuuid, MAX_GROUPS, RandomPart, ShortKuuid};
 use crate::layout::{Layout, Order, Prefix};
 use crate::rng::{Rng, RngKind, fork};
-use crate::time::Precision;
+use crate::time::{IntoTimestamp, Precision, TimeError};
 
 struct Local {
     /// Secure engine, seconds, oldest first: what `fill` needs as is.
@@ -101,6 +101,58 @@ macro_rules! with {
             Some($body)
         }
     };
+}
+
+/// The value types mint themselves, as uuid's and ulid's do: npm `id()`'s
+/// layout (seconds, oldest first). Other layouts: the free functions
+/// ([`idms`](crate::idms), [`idr`](crate::idr),
+/// [`idmsr`](crate::idmsr)), [`Options`](crate::Options) or a [`Generator`].
+impl Kuuid {
+    /// A 32-character id minted now, as [`id()`](crate::id).
+    ///
+    /// ```
+    /// let id = kuuid::Kuuid::now();
+    /// assert_eq!(id.as_str().len(), 32);
+    /// ```
+    #[inline]
+    pub fn now() -> Self {
+        mint_now(Layout::SECONDS)
+    }
+
+    /// A 32-character id at time `t`, as [`try_id`](crate::try_id).
+    ///
+    /// ```
+    /// let id = kuuid::Kuuid::at("2018-01-01T00:00:00Z")?;
+    /// assert_eq!(&id.as_str()[..8], "001eVnWK");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn at(t: impl IntoTimestamp) -> Result<Self, TimeError> {
+        Ok(mint(&Layout::SECONDS.prefix(t)?))
+    }
+}
+
+/// As [`Kuuid`]'s: npm `ids()`'s layout.
+impl ShortKuuid {
+    /// A 20-character id minted now, as [`ids()`](crate::ids).
+    ///
+    /// ```
+    /// assert_eq!(kuuid::ShortKuuid::now().as_str().len(), 20);
+    /// ```
+    #[inline]
+    pub fn now() -> Self {
+        mint_now(Layout::SECONDS)
+    }
+
+    /// A 20-character id at time `t`, as [`try_ids`](crate::try_ids).
+    ///
+    /// ```
+    /// let id = kuuid::ShortKuuid::at("2018-01-01T00:00:00Z")?;
+    /// assert_eq!(&id.as_str()[..8], "001eVnWK");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn at(t: impl IntoTimestamp) -> Result<Self, TimeError> {
+        Ok(mint(&Layout::SECONDS.prefix(t)?))
+    }
 }
 
 /// An id of `LEN` bytes minted now in `layout`.

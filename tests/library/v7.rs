@@ -179,3 +179,41 @@ fn generators_on_two_threads_are_unique_and_each_ordered() {
     all.dedup();
     assert_eq!(all.len(), 2 * N);
 }
+
+/// The value types mint themselves as the free functions do (issue 44):
+/// `at(t)` gives the time `try_*` gives, `now()` takes its place in the
+/// same order and claims as the free function.
+#[test]
+fn value_types_mint_like_the_free_functions() {
+    use kuuid::{Kuuid, ObjectId, ShortKuuid, Uuid7};
+    let t = "2024-05-06T07:08:09.123Z";
+    assert_eq!(
+        Uuid7::at(t).unwrap().timestamp(),
+        kuuid::try_v7(t).unwrap().timestamp()
+    );
+    assert_eq!(
+        ObjectId::at(t).unwrap().timestamp(),
+        kuuid::try_object_id(t).unwrap().timestamp()
+    );
+    assert_eq!(
+        Kuuid::at(t).unwrap().prefix(),
+        kuuid::try_id(t).unwrap().prefix()
+    );
+    assert_eq!(
+        ShortKuuid::at(t).unwrap().prefix(),
+        kuuid::try_ids(t).unwrap().prefix()
+    );
+    // Out of range fails alike.
+    assert_eq!(
+        Uuid7::at(u64::MAX).is_err(),
+        kuuid::try_v7(u64::MAX).is_err()
+    );
+    assert!(ObjectId::at("2106-02-07T06:28:16Z").is_err());
+    assert!(Kuuid::at("1969-12-31T23:59:59Z").is_err());
+    // now(): one sequence with v7(), distinct ObjectIds, distinct kuuids.
+    let (a, b, c) = (kuuid::v7(), Uuid7::now(), kuuid::v7());
+    assert!(a < b && b < c);
+    assert_ne!(ObjectId::now(), ObjectId::now());
+    assert_ne!(Kuuid::now(), Kuuid::now());
+    assert_eq!(ShortKuuid::now().as_str().len(), 20);
+}

@@ -33,7 +33,7 @@ pub use state::{claim, reseed_word};
 
 use crate::engine::hex;
 use crate::parse::ObjectIdParseError;
-use crate::time::Timestamp;
+use crate::time::{IntoTimestamp, TimeError, Timestamp};
 
 /// A MongoDB ObjectId: 12 bytes; byte order is (second, process value,
 /// counter) order.
@@ -50,6 +50,31 @@ use crate::time::Timestamp;
 pub struct ObjectId([u8; 12]);
 
 impl ObjectId {
+    /// An ObjectId minted now, as [`object_id()`](crate::object_id): the
+    /// current second, this process's random value and the shared counter.
+    ///
+    /// ```
+    /// let a = kuuid::ObjectId::now();
+    /// assert_ne!(a, kuuid::ObjectId::now());
+    /// ```
+    #[inline]
+    pub fn now() -> Self {
+        now()
+    }
+
+    /// An ObjectId at time `t` (seconds), as
+    /// [`try_object_id`](crate::try_object_id); fails past
+    /// 2106-02-07T06:28:15Z, the last second its 4-byte timestamp holds.
+    ///
+    /// ```
+    /// let id = kuuid::ObjectId::at(0u64)?;
+    /// assert_eq!(&id.to_string()[..8], "00000000");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn at(t: impl IntoTimestamp) -> Result<Self, TimeError> {
+        at(t.into_timestamp()?)
+    }
+
     /// The ObjectId with these 12 bytes.
     ///
     /// ```

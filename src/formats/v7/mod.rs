@@ -47,7 +47,7 @@ use std::fmt;
 use super::uuid_layout::{self, MAX_UNIX_MILLIS, NotThisUuid};
 use crate::engine::hex;
 use crate::parse::UuidParseError;
-use crate::time::{TimeError, TimeField, Timestamp};
+use crate::time::{IntoTimestamp, TimeError, TimeField, Timestamp};
 
 pub use generator::V7Generator;
 #[cfg(loom)]
@@ -83,6 +83,33 @@ const SEQUENCE_MS_LIMIT: u64 = (1 << 42) - (1 << 20);
 pub struct Uuid7([u8; 16]);
 
 impl Uuid7 {
+    /// A UUIDv7 minted now, as [`v7()`](crate::v7): strictly after every
+    /// other UUIDv7 minted in this process, on any thread, without a lock.
+    ///
+    /// ```
+    /// let a = kuuid::Uuid7::now();
+    /// let b = kuuid::Uuid7::now();
+    /// assert!(a < b);
+    /// ```
+    #[inline]
+    pub fn now() -> Self {
+        now()
+    }
+
+    /// A UUIDv7 at time `t` (RFC 3339 text, integer milliseconds,
+    /// `SystemTime`, ...), as [`try_v7`](crate::try_v7): not ordered against
+    /// other ids of the same millisecond; fails before 1970 or past the
+    /// 48-bit millisecond field.
+    ///
+    /// ```
+    /// let id = kuuid::Uuid7::at("2022-02-22T19:22:22Z")?;
+    /// assert_eq!(&id.to_string()[..13], "017f22e2-79b0");
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn at(t: impl IntoTimestamp) -> Result<Self, TimeError> {
+        at(t.into_timestamp()?)
+    }
+
     /// The smallest UUIDv7, `00000000-0000-7000-8000-000000000000`: a valid
     /// placeholder for buffers to fill. `Uuid7` has no `Default`: the nil
     /// UUID that `uuid::Uuid::default()` gives is not a UUIDv7.
