@@ -12,7 +12,7 @@
 //! let id = kuuid::id();                    // now, seconds, oldest first
 //! assert_eq!(id.as_str().len(), 32);
 //!
-//! let old = kuuid::try_id("2018-01-01T00:00:00Z")?;
+//! let old = kuuid::id_at("2018-01-01T00:00:00Z")?;
 //! assert_eq!(&old.as_str()[..8], "001eVnWK");
 //! assert!(old < id);                       // byte order is time order
 //!
@@ -30,12 +30,12 @@
 //!
 //! | npm | here | prefix | groups |
 //! |---|---|---|---|
-//! | `id()` | [`id`], [`try_id`] | seconds | 4 |
-//! | `idms()` | [`idms`], [`try_idms`] | milliseconds | 4 |
-//! | `idr()` | [`idr`], [`try_idr`] | seconds, newest first | 4 |
-//! | `idmsr()` | [`idmsr`], [`try_idmsr`] | milliseconds, newest first | 4 |
-//! | `ids()` | [`ids`], [`try_ids`] | seconds | 2 |
-//! | `idsr()` | [`idsr`], [`try_idsr`] | seconds, newest first | 2 |
+//! | `id()` | [`id`], [`id_at`] | seconds | 4 |
+//! | `idms()` | [`idms`], [`idms_at`] | milliseconds | 4 |
+//! | `idr()` | [`idr`], [`idr_at`] | seconds, newest first | 4 |
+//! | `idmsr()` | [`idmsr`], [`idmsr_at`] | milliseconds, newest first | 4 |
+//! | `ids()` | [`ids`], [`ids_at`] | seconds | 2 |
+//! | `idsr()` | [`idsr`], [`idsr_at`] | seconds, newest first | 2 |
 //! | `prefix()` ... | [`prefix`], [`prefixms`], [`prefix_reverse`], [`prefix_reverse_ms`] | | |
 //! | `rand()` | [`rand`], [`try_rand`] | | 4 |
 //! | `id({...})` | [`Options`] | any | 1 to 4 |
@@ -176,9 +176,10 @@ pub use range::{KeyRange, PrefixedKeyRange};
 pub use rng::RngKind;
 pub use time::{IntoTimestamp, Precision, TimeError, TimeField, Timestamp};
 
-/// Defines an npm-named id function (now) and its `try_` twin (given time).
+/// Defines an npm-named id function (now), its `_at` twin (given time) and
+/// the twin's old name, deprecated.
 macro_rules! id_fns {
-    ($($(#[$doc:meta])* $now:ident, $try:ident, $ty:ty, $layout:expr, $example:literal;)*) => {$(
+    ($($(#[$doc:meta])* $now:ident, $try:ident, $old:ident, $ty:ty, $layout:expr, $example:literal;)*) => {$(
         $(#[$doc])*
         ///
         /// Minted now on this thread's secure generator.
@@ -214,23 +215,29 @@ macro_rules! id_fns {
             let prefix = $layout.prefix(t)?;
             Ok(local::mint(&prefix))
         }
+
+        #[doc = concat!("[`", stringify!($try), "`] under its old name.")]
+        #[deprecated(note = "renamed: `try_` now means only a fallible twin; at a given time is `_at`")]
+        pub fn $old(t: impl IntoTimestamp) -> Result<$ty, TimeError> {
+            $try(t)
+        }
     )*};
 }
 
 id_fns! {
     /// A 32-character id, seconds, oldest first (npm `id()`).
-    id, try_id, Kuuid, Layout::SECONDS, "001eVnWK";
+    id, id_at, try_id, Kuuid, Layout::SECONDS, "001eVnWK";
     /// A 32-character id, milliseconds, oldest first (npm `idms()`).
-    idms, try_idms, Kuuid, Layout::MILLIS, "0QfQsjKa";
+    idms, idms_at, try_idms, Kuuid, Layout::MILLIS, "0QfQsjKa";
     /// A 32-character id, seconds, newest first (npm `idr()`).
-    idr, try_idr, Kuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
+    idr, idr_at, try_idr, Kuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
     /// A 32-character id, milliseconds, newest first (npm `idmsr()`).
-    idmsr, try_idmsr, Kuuid, Layout::MILLIS_REVERSE, "zZKZ7GfP";
+    idmsr, idmsr_at, try_idmsr, Kuuid, Layout::MILLIS_REVERSE, "zZKZ7GfP";
     /// A 20-character id, seconds, oldest first (npm `ids()`, which is
     /// `id({timestamp, random: 2})`).
-    ids, try_ids, ShortKuuid, Layout::SECONDS, "001eVnWK";
+    ids, ids_at, try_ids, ShortKuuid, Layout::SECONDS, "001eVnWK";
     /// A 20-character id, seconds, newest first (npm `idsr()`).
-    idsr, try_idsr, ShortKuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
+    idsr, idsr_at, try_idsr, ShortKuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
 }
 
 /// A UUIDv7 minted now (npm 3.x `v7()`, shown as 36 characters): strictly
@@ -266,22 +273,34 @@ pub fn v7s() -> Simple {
 /// milliseconds). Not ordered against other ids of the same millisecond.
 ///
 /// ```
-/// let id = kuuid::try_v7("2022-02-22T19:22:22Z")?;
+/// let id = kuuid::v7_at("2022-02-22T19:22:22Z")?;
 /// assert_eq!(&id.to_string()[..13], "017f22e2-79b0");
 /// # Ok::<(), kuuid::TimeError>(())
 /// ```
-pub fn try_v7(t: impl IntoTimestamp) -> Result<Uuid7, TimeError> {
+pub fn v7_at(t: impl IntoTimestamp) -> Result<Uuid7, TimeError> {
     formats::v7::at(t.into_timestamp()?)
 }
 
-/// [`try_v7`], shown without dashes (npm 3.x `v7s(t)`).
+/// [`v7_at`] under its old name.
+#[deprecated(note = "renamed: `try_` now means only a fallible twin; at a given time is `_at`")]
+pub fn try_v7(t: impl IntoTimestamp) -> Result<Uuid7, TimeError> {
+    v7_at(t)
+}
+
+/// [`v7_at`], shown without dashes (npm 3.x `v7s(t)`).
 ///
 /// ```
-/// assert_eq!(&kuuid::try_v7s(0u64)?.to_string()[..13], "0000000000007");
+/// assert_eq!(&kuuid::v7s_at(0u64)?.to_string()[..13], "0000000000007");
 /// # Ok::<(), kuuid::TimeError>(())
 /// ```
+pub fn v7s_at(t: impl IntoTimestamp) -> Result<Simple, TimeError> {
+    v7_at(t).map(Uuid7::simple)
+}
+
+/// [`v7s_at`] under its old name.
+#[deprecated(note = "renamed: `try_` now means only a fallible twin; at a given time is `_at`")]
 pub fn try_v7s(t: impl IntoTimestamp) -> Result<Simple, TimeError> {
-    try_v7(t).map(Uuid7::simple)
+    v7s_at(t)
 }
 
 /// Fills a caller's slice with UUIDv7s minted now: strictly increasing
@@ -308,7 +327,7 @@ pub fn fill_v7(ids: &mut [Uuid7]) {
 /// bits; a forked child starts its own counter. Past 2^21 ids in one
 /// millisecond the time runs ahead of the clock rather than repeat.
 /// Ordered until 2109-05-15, as [`v7`] is. No `try_` twin: ids at a given
-/// time have no place in the process's order (use [`try_idms`]).
+/// time have no place in the process's order (use [`idms_at`]).
 ///
 /// ```
 /// let a = kuuid::idms_monotonic();
@@ -358,13 +377,19 @@ pub fn object_id() -> ObjectId {
 /// 2106-02-07T06:28:15Z, the last second its 4-byte timestamp holds.
 ///
 /// ```
-/// let id = kuuid::try_object_id(0u64)?;
+/// let id = kuuid::object_id_at(0u64)?;
 /// assert_eq!(&id.to_string()[..8], "00000000");
-/// assert!(kuuid::try_object_id("2106-02-07T06:28:16Z").is_err());
+/// assert!(kuuid::object_id_at("2106-02-07T06:28:16Z").is_err());
 /// # Ok::<(), kuuid::TimeError>(())
 /// ```
-pub fn try_object_id(t: impl IntoTimestamp) -> Result<ObjectId, TimeError> {
+pub fn object_id_at(t: impl IntoTimestamp) -> Result<ObjectId, TimeError> {
     formats::objectid::at(t.into_timestamp()?)
+}
+
+/// [`object_id_at`] under its old name.
+#[deprecated(note = "renamed: `try_` now means only a fallible twin; at a given time is `_at`")]
+pub fn try_object_id(t: impl IntoTimestamp) -> Result<ObjectId, TimeError> {
+    object_id_at(t)
 }
 
 /// Fills a caller's slice with ObjectIds minted now (one atomic add per 256).

@@ -119,7 +119,7 @@ impl Kuuid {
         mint_now(Layout::SECONDS)
     }
 
-    /// A 32-character id at time `t`, as [`try_id`](crate::try_id).
+    /// A 32-character id at time `t`, as [`id_at`](crate::id_at).
     ///
     /// ```
     /// let id = kuuid::Kuuid::at("2018-01-01T00:00:00Z")?;
@@ -143,7 +143,7 @@ impl ShortKuuid {
         mint_now(Layout::SECONDS)
     }
 
-    /// A 20-character id at time `t`, as [`try_ids`](crate::try_ids).
+    /// A 20-character id at time `t`, as [`ids_at`](crate::ids_at).
     ///
     /// ```
     /// let id = kuuid::ShortKuuid::at("2018-01-01T00:00:00Z")?;

@@ -21,7 +21,7 @@ use crate::time::IntoTimestamp;
 /// let r = KeyRange::new(Layout::SECONDS, "2018-01-01T00:00:00Z", "2020-01-01T00:00:00Z")?;
 /// assert_eq!(r.startkey(), "001eVnWK");
 /// assert_eq!(r.endkey(), "001imRQezzzzzzzzzzzzzzzzzzzzzzzz");
-/// let id = kuuid::try_id("2019-06-01T12:00:00Z")?;
+/// let id = kuuid::id_at("2019-06-01T12:00:00Z")?;
 /// assert!(r.contains(id.as_str()));
 /// # Ok::<(), kuuid::Error>(())
 /// ```
@@ -113,7 +113,7 @@ impl KeyRange {
     /// let r = KeyRange::new(Layout::SECONDS, "2018-01-01T00:00:00Z", "2020-01-01T00:00:00Z")?
     ///     .with_prefix("user:");
     /// assert_eq!(r.startkey(), "user:001eVnWK");
-    /// let id = kuuid::try_id("2019-06-01T12:00:00Z")?;
+    /// let id = kuuid::id_at("2019-06-01T12:00:00Z")?;
     /// assert!(r.contains(&format!("user:{id}")));
     /// assert!(!r.contains(&format!("order:{id}")));
     /// # Ok::<(), kuuid::Error>(())

@@ -258,7 +258,7 @@ impl Minter {
             }
             IdFormat::Objectid => {
                 if let Some(t) = a.at {
-                    kuuid::try_object_id(t)?;
+                    kuuid::object_id_at(t)?;
                 }
                 Minter::ObjectId {
                     at: a.at,
@@ -314,7 +314,7 @@ impl Minter {
                     None => kuuid::fill_object_ids(ids),
                     Some(t) => {
                         for id in ids.iter_mut() {
-                            *id = kuuid::try_object_id(*t)?;
+                            *id = kuuid::object_id_at(*t)?;
                         }
                     }
                 }

@@ -13,7 +13,7 @@ impl<Tz: chrono::TimeZone> TryFrom<chrono::DateTime<Tz>> for Timestamp {
     /// use chrono::TimeZone;
     /// let t = chrono::FixedOffset::east_opt(3600).unwrap()
     ///     .with_ymd_and_hms(2018, 1, 1, 1, 0, 0).unwrap();
-    /// let id = kuuid::try_v7(t)?;
+    /// let id = kuuid::v7_at(t)?;
     /// assert_eq!(id.timestamp().to_string(), "2018-01-01T00:00:00Z");
     /// assert!(kuuid::Timestamp::try_from(chrono::DateTime::UNIX_EPOCH
     ///     - chrono::TimeDelta::nanoseconds(1)).is_err());
@@ -39,7 +39,7 @@ impl Timestamp {
     /// year (262142).
     ///
     /// ```
-    /// let id = kuuid::try_v7("2018-01-01T00:00:00.250Z")?;
+    /// let id = kuuid::v7_at("2018-01-01T00:00:00.250Z")?;
     /// let t = id.timestamp().to_chrono().unwrap();
     /// assert_eq!(t.to_rfc3339(), "2018-01-01T00:00:00.250+00:00");
     /// assert_eq!(kuuid::Timestamp::try_from(t)?, id.timestamp());

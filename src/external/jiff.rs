@@ -11,7 +11,7 @@ impl TryFrom<jiff::Timestamp> for Timestamp {
     ///
     /// ```
     /// let t: jiff::Timestamp = "2018-01-01T01:00:00+01:00".parse().unwrap();
-    /// let id = kuuid::try_v7(t)?;
+    /// let id = kuuid::v7_at(t)?;
     /// assert_eq!(id.timestamp().to_string(), "2018-01-01T00:00:00Z");
     /// assert!(kuuid::Timestamp::try_from(jiff::Timestamp::UNIX_EPOCH
     ///     - jiff::SignedDuration::from_nanos(1)).is_err());
@@ -39,7 +39,7 @@ impl Timestamp {
     /// (9999-12-30T22:00:00Z).
     ///
     /// ```
-    /// let id = kuuid::try_v7("2018-01-01T00:00:00.250Z")?;
+    /// let id = kuuid::v7_at("2018-01-01T00:00:00.250Z")?;
     /// let t = id.timestamp().to_jiff().unwrap();
     /// assert_eq!(t.to_string(), "2018-01-01T00:00:00.25Z");
     /// assert_eq!(kuuid::Timestamp::try_from(t)?, id.timestamp());

@@ -14,7 +14,7 @@
 //! # #[cfg(feature = "serde")] {
 //! #[derive(serde::Serialize, serde::Deserialize)]
 //! struct Doc { _id: kuuid::Kuuid }
-//! let doc = Doc { _id: kuuid::try_id(0u64).unwrap() };
+//! let doc = Doc { _id: kuuid::id_at(0u64).unwrap() };
 //! let json = serde_json::to_string(&doc).unwrap();
 //! assert!(json.starts_with(r#"{"_id":"00000000"#));
 //! let back: Doc = serde_json::from_str(&json).unwrap();

@@ -12,7 +12,7 @@ impl TryFrom<::time::OffsetDateTime> for Timestamp {
     /// ```
     /// let t = time::OffsetDateTime::from_unix_timestamp(1_514_764_800).unwrap()
     ///     .to_offset(time::UtcOffset::from_hms(1, 0, 0).unwrap());
-    /// let id = kuuid::try_v7(t)?;
+    /// let id = kuuid::v7_at(t)?;
     /// assert_eq!(id.timestamp().to_string(), "2018-01-01T00:00:00Z");
     /// assert!(kuuid::Timestamp::try_from(time::OffsetDateTime::UNIX_EPOCH
     ///     - time::Duration::nanoseconds(1)).is_err());
@@ -45,7 +45,7 @@ impl Timestamp {
     /// last year (9999, or 999999 with its `large-dates` feature).
     ///
     /// ```
-    /// let id = kuuid::try_v7("2018-01-01T00:00:00.250Z")?;
+    /// let id = kuuid::v7_at("2018-01-01T00:00:00.250Z")?;
     /// let t = id.timestamp().to_offset_date_time().unwrap();
     /// assert_eq!((t.year(), t.millisecond()), (2018, 250));
     /// assert_eq!(kuuid::Timestamp::try_from(t)?, id.timestamp());

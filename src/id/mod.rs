@@ -262,7 +262,7 @@ impl<const LEN: usize> Id<LEN> {
     /// The 8-character timestamp prefix.
     ///
     /// ```
-    /// let id = kuuid::try_id("2018-01-01T00:00:00Z")?;
+    /// let id = kuuid::id_at("2018-01-01T00:00:00Z")?;
     /// assert_eq!(id.prefix().as_str(), "001eVnWK");
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
@@ -275,7 +275,7 @@ impl<const LEN: usize> Id<LEN> {
     ///
     /// ```
     /// use kuuid::Layout;
-    /// let id = kuuid::try_idmsr(1_514_764_800_123u64)?;
+    /// let id = kuuid::idmsr_at(1_514_764_800_123u64)?;
     /// assert_eq!(id.timestamp(Layout::MILLIS_REVERSE).as_millis(), 1_514_764_800_123);
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```

@@ -72,7 +72,7 @@ impl std::error::Error for TimeError {}
 ///
 /// ```
 /// use kuuid::{TimeError, TimeField, Timestamp};
-/// let e = kuuid::try_object_id("2106-02-07T06:28:16Z").unwrap_err();
+/// let e = kuuid::object_id_at("2106-02-07T06:28:16Z").unwrap_err();
 /// let TimeError::OutOfRange { field, .. } = e else { unreachable!() };
 /// assert_eq!(field, TimeField::ObjectId);
 /// assert_eq!(Timestamp::from_millis(field.last_millis()).to_string(),

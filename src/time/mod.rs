@@ -270,14 +270,14 @@ impl TryFrom<SystemTime> for Timestamp {
 /// `chrono::DateTime` and `time::OffsetDateTime` (features `jiff`, `chrono`,
 /// `time`),
 /// integer **milliseconds** since 1970 (`u64` only, so that a bare literal
-/// such as `try_id(1514764800000)` infers; convert an `i64` with
+/// such as `id_at(1514764800000)` infers; convert an `i64` with
 /// `u64::try_from`), and text (RFC 3339 or integer milliseconds). Seconds
 /// go through [`Timestamp::from_secs`]: a bare `1514764800` is January
 /// 1970, not 2018.
 ///
 /// ```
 /// let secs = kuuid::Timestamp::from_secs(1_514_764_800).unwrap();
-/// assert_eq!(kuuid::try_id(secs)?.timestamp(kuuid::Layout::SECONDS).to_string(), "2018-01-01T00:00:00Z");
+/// assert_eq!(kuuid::id_at(secs)?.timestamp(kuuid::Layout::SECONDS).to_string(), "2018-01-01T00:00:00Z");
 /// # Ok::<(), kuuid::TimeError>(())
 /// ```
 ///

@@ -153,22 +153,22 @@ fn overflowing_groups_are_named_by_position() {
 #[test]
 fn times_out_of_range() {
     assert_eq!(
-        kuuid::try_id("1969-12-31T23:59:59.999Z"),
+        kuuid::id_at("1969-12-31T23:59:59.999Z"),
         Err(TimeError::BeforeEpoch)
     );
     // A bare integer literal infers as milliseconds (u64).
     assert_eq!(
-        kuuid::try_id(1514764800000).unwrap().prefix(),
-        kuuid::try_id("2018-01-01T00:00:00Z").unwrap().prefix()
+        kuuid::id_at(1514764800000).unwrap().prefix(),
+        kuuid::id_at("2018-01-01T00:00:00Z").unwrap().prefix()
     );
-    assert_eq!(kuuid::try_id("-1"), Err(TimeError::BeforeEpoch));
+    assert_eq!(kuuid::id_at("-1"), Err(TimeError::BeforeEpoch));
     let before = std::time::UNIX_EPOCH - std::time::Duration::from_millis(1);
-    assert_eq!(kuuid::try_id(before), Err(TimeError::BeforeEpoch));
+    assert_eq!(kuuid::id_at(before), Err(TimeError::BeforeEpoch));
     // The last representable instant of each precision, and one past it.
     let max = 62u64.pow(8) - 1;
-    assert!(kuuid::try_idms(max).is_ok());
+    assert!(kuuid::idms_at(max).is_ok());
     assert_eq!(
-        kuuid::try_idms(max + 1),
+        kuuid::idms_at(max + 1),
         Err(TimeError::OutOfRange {
             field: TimeField::KuuidMillis,
             millis: max + 1
@@ -178,20 +178,20 @@ fn times_out_of_range() {
         kuuid::try_prefix_reverse_ms(max).unwrap().as_str(),
         "00000000"
     );
-    assert!(kuuid::try_id(max * 1000 + 999).is_ok());
+    assert!(kuuid::id_at(max * 1000 + 999).is_ok());
     assert_eq!(
         kuuid::try_prefix(max * 1000 + 999).unwrap().as_str(),
         "zzzzzzzz"
     );
     assert_eq!(
-        kuuid::try_id((max + 1) * 1000),
+        kuuid::id_at((max + 1) * 1000),
         Err(TimeError::OutOfRange {
             field: TimeField::KuuidSeconds,
             millis: (max + 1) * 1000
         })
     );
     assert!(matches!(
-        kuuid::try_id(u64::MAX),
+        kuuid::id_at(u64::MAX),
         Err(TimeError::OutOfRange { .. })
     ));
     assert!(Timestamp::from_secs(u64::MAX / 999).is_none());
@@ -205,22 +205,22 @@ fn a_time_past_the_range_names_the_last_time_alike() {
     let max = 62u64.pow(8) - 1;
     let cases = [
         (
-            kuuid::try_idms(max + 1).unwrap_err().to_string(),
+            kuuid::idms_at(max + 1).unwrap_err().to_string(),
             max + 1,
             "8888-",
         ),
         (
-            kuuid::try_id((max + 1) * 1000).unwrap_err().to_string(),
+            kuuid::id_at((max + 1) * 1000).unwrap_err().to_string(),
             (max + 1) * 1000,
             "62^8 - 1 seconds",
         ),
         (
-            kuuid::try_v7(1u64 << 48).unwrap_err().to_string(),
+            kuuid::v7_at(1u64 << 48).unwrap_err().to_string(),
             1 << 48,
             "281474976710655 ms",
         ),
         (
-            kuuid::try_object_id((1u64 << 32) * 1000)
+            kuuid::object_id_at((1u64 << 32) * 1000)
                 .unwrap_err()
                 .to_string(),
             (1 << 32) * 1000,
@@ -461,7 +461,7 @@ fn a_report_says_each_cause_once() {
     check(&Error::from("0".repeat(5).parse::<Kuuid>().unwrap_err()));
     check(&Error::from("nope".parse::<kuuid::Uuid7>().unwrap_err()));
     check(&Error::from("nope".parse::<kuuid::ObjectId>().unwrap_err()));
-    check(&kuuid::try_id("not a time").unwrap_err());
+    check(&kuuid::id_at("not a time").unwrap_err());
     // CouchDB's, order keys', the sequences'.
     check(
         &kuuid::couch::Uuids::new(kuuid::couch::Algorithm::UtcRandom)

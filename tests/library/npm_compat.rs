@@ -79,45 +79,45 @@ fn npm_prefix_vectors() {
 fn ids_carry_the_prefix_of_their_time() {
     let t = "2018-01-01T00:00:00Z";
     assert_eq!(
-        kuuid::try_id(t).unwrap().prefix(),
+        kuuid::id_at(t).unwrap().prefix(),
         kuuid::try_prefix(t).unwrap()
     );
     assert_eq!(
-        kuuid::try_idms(t).unwrap().prefix(),
+        kuuid::idms_at(t).unwrap().prefix(),
         kuuid::try_prefixms(t).unwrap()
     );
     assert_eq!(
-        kuuid::try_idr(t).unwrap().prefix(),
+        kuuid::idr_at(t).unwrap().prefix(),
         kuuid::try_prefix_reverse(t).unwrap()
     );
     assert_eq!(
-        kuuid::try_idmsr(t).unwrap().prefix(),
+        kuuid::idmsr_at(t).unwrap().prefix(),
         kuuid::try_prefix_reverse_ms(t).unwrap()
     );
     // npm (since 1.0.1): ids(t) is id({timestamp: t, random: 2}), seconds;
     // `node -e "console.log(require('kuuid').ids(1514764800123))"` prints
     // 001eVnWK... (tests/library/npm_node.rs asks node itself when it can).
     assert_eq!(
-        kuuid::try_ids(t).unwrap().prefix(),
+        kuuid::ids_at(t).unwrap().prefix(),
         kuuid::try_prefix(t).unwrap()
     );
     assert_eq!(
-        kuuid::try_ids(1_514_764_800_123u64)
+        kuuid::ids_at(1_514_764_800_123u64)
             .unwrap()
             .prefix()
             .as_str(),
         "001eVnWK"
     );
     assert_eq!(
-        kuuid::try_idsr(t).unwrap().prefix(),
+        kuuid::idsr_at(t).unwrap().prefix(),
         kuuid::try_prefix_reverse(t).unwrap()
     );
 }
 
 #[test]
 fn timestamp_zero_is_1970_not_now() {
-    assert_eq!(kuuid::try_id(0u64).unwrap().prefix().as_str(), "00000000");
-    assert_eq!(kuuid::try_idr(0u64).unwrap().prefix().as_str(), "zzzzzzzz");
+    assert_eq!(kuuid::id_at(0u64).unwrap().prefix().as_str(), "00000000");
+    assert_eq!(kuuid::idr_at(0u64).unwrap().prefix().as_str(), "zzzzzzzz");
     let id = Options::new().timestamp(0u64).id().unwrap();
     assert!(id.as_str().starts_with("00000000"));
 }

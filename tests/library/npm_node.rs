@@ -12,12 +12,12 @@ use kuuid::{AnyKuuid, Timestamp};
 fn ours(name: &str, ms: u64) -> (String, usize) {
     let t = Timestamp::from_millis(ms);
     let id: AnyKuuid = match name {
-        "id" => kuuid::try_id(t).unwrap().into(),
-        "idms" => kuuid::try_idms(t).unwrap().into(),
-        "idr" => kuuid::try_idr(t).unwrap().into(),
-        "idmsr" => kuuid::try_idmsr(t).unwrap().into(),
-        "ids" => kuuid::try_ids(t).unwrap().into(),
-        "idsr" => kuuid::try_idsr(t).unwrap().into(),
+        "id" => kuuid::id_at(t).unwrap().into(),
+        "idms" => kuuid::idms_at(t).unwrap().into(),
+        "idr" => kuuid::idr_at(t).unwrap().into(),
+        "idmsr" => kuuid::idmsr_at(t).unwrap().into(),
+        "ids" => kuuid::ids_at(t).unwrap().into(),
+        "idsr" => kuuid::idsr_at(t).unwrap().into(),
         "prefix" => return (kuuid::try_prefix(t).unwrap().to_string(), 8),
         "prefixms" => return (kuuid::try_prefixms(t).unwrap().to_string(), 8),
         "prefixReverse" => return (kuuid::try_prefix_reverse(t).unwrap().to_string(), 8),

@@ -20,12 +20,12 @@ fn timestamps_are_unsigned_32_bit_seconds() {
         bytes[..4].copy_from_slice(&secs.to_be_bytes());
         assert_eq!(ObjectId::from_bytes(bytes).timestamp().to_string(), date);
         // Minted at that time, the same seconds land in the first 4 bytes.
-        let id = kuuid::try_object_id(date).unwrap();
+        let id = kuuid::object_id_at(date).unwrap();
         assert_eq!(id.as_bytes()[..4], secs.to_be_bytes());
         assert_eq!(id.timestamp().to_string(), date);
     }
     assert!(matches!(
-        kuuid::try_object_id("2106-02-07T06:28:16Z"),
+        kuuid::object_id_at("2106-02-07T06:28:16Z"),
         Err(kuuid::TimeError::OutOfRange {
             field: kuuid::TimeField::ObjectId,
             ..

@@ -29,7 +29,7 @@ fn every_id_has_the_version_variant_and_npm_layout() {
     let mut ids = vec![Uuid7::MIN; 10_000];
     kuuid::fill_v7(&mut ids);
     ids.extend((0..10_000).map(|_| kuuid::v7()));
-    ids.extend((0..1_000).map(|i| kuuid::try_v7(i * 1_000_003u64).unwrap()));
+    ids.extend((0..1_000).map(|i| kuuid::v7_at(i * 1_000_003u64).unwrap()));
     for id in &ids {
         let s = id.simple().to_string();
         assert_eq!(s.len(), 32);
@@ -128,7 +128,7 @@ fn parse_errors_say_what_and_where() {
         good.to_uppercase().parse::<Uuid7>().unwrap().to_string(),
         good
     );
-    let past = kuuid::try_v7(1u64 << 48).unwrap_err();
+    let past = kuuid::v7_at(1u64 << 48).unwrap_err();
     assert_eq!(
         past,
         kuuid::TimeError::OutOfRange {
@@ -142,7 +142,7 @@ fn parse_errors_say_what_and_where() {
         "a".parse::<Uuid7>().unwrap_err().to_string(),
         "length is 1 byte, expected 36 or 32"
     );
-    assert!(kuuid::try_v7((1u64 << 48) - 1).is_ok());
+    assert!(kuuid::v7_at((1u64 << 48) - 1).is_ok());
 }
 
 /// `V7Generator`: each generator strictly increasing, all ids unique across
@@ -189,24 +189,24 @@ fn value_types_mint_like_the_free_functions() {
     let t = "2024-05-06T07:08:09.123Z";
     assert_eq!(
         Uuid7::at(t).unwrap().timestamp(),
-        kuuid::try_v7(t).unwrap().timestamp()
+        kuuid::v7_at(t).unwrap().timestamp()
     );
     assert_eq!(
         ObjectId::at(t).unwrap().timestamp(),
-        kuuid::try_object_id(t).unwrap().timestamp()
+        kuuid::object_id_at(t).unwrap().timestamp()
     );
     assert_eq!(
         Kuuid::at(t).unwrap().prefix(),
-        kuuid::try_id(t).unwrap().prefix()
+        kuuid::id_at(t).unwrap().prefix()
     );
     assert_eq!(
         ShortKuuid::at(t).unwrap().prefix(),
-        kuuid::try_ids(t).unwrap().prefix()
+        kuuid::ids_at(t).unwrap().prefix()
     );
     // Out of range fails alike.
     assert_eq!(
         Uuid7::at(u64::MAX).is_err(),
-        kuuid::try_v7(u64::MAX).is_err()
+        kuuid::v7_at(u64::MAX).is_err()
     );
     assert!(ObjectId::at("2106-02-07T06:28:16Z").is_err());
     assert!(Kuuid::at("1969-12-31T23:59:59Z").is_err());
@@ -216,4 +216,48 @@ fn value_types_mint_like_the_free_functions() {
     assert_ne!(ObjectId::now(), ObjectId::now());
     assert_ne!(Kuuid::now(), Kuuid::now());
     assert_eq!(ShortKuuid::now().as_str().len(), 20);
+}
+
+/// The old names of the `_at` functions still work for one release, and
+/// give what the new ones give.
+#[test]
+#[allow(deprecated)]
+fn the_old_try_names_still_mint_at_a_time() {
+    let t = "2024-05-06T07:08:09.123Z";
+    assert_eq!(
+        kuuid::try_id(t).unwrap().prefix(),
+        kuuid::id_at(t).unwrap().prefix()
+    );
+    assert_eq!(
+        kuuid::try_idms(t).unwrap().prefix(),
+        kuuid::idms_at(t).unwrap().prefix()
+    );
+    assert_eq!(
+        kuuid::try_idr(t).unwrap().prefix(),
+        kuuid::idr_at(t).unwrap().prefix()
+    );
+    assert_eq!(
+        kuuid::try_idmsr(t).unwrap().prefix(),
+        kuuid::idmsr_at(t).unwrap().prefix()
+    );
+    assert_eq!(
+        kuuid::try_ids(t).unwrap().prefix(),
+        kuuid::ids_at(t).unwrap().prefix()
+    );
+    assert_eq!(
+        kuuid::try_idsr(t).unwrap().prefix(),
+        kuuid::idsr_at(t).unwrap().prefix()
+    );
+    assert_eq!(
+        kuuid::try_v7(t).unwrap().timestamp(),
+        kuuid::v7_at(t).unwrap().timestamp()
+    );
+    assert_eq!(
+        kuuid::try_v7s(t).unwrap().to_string()[..12],
+        kuuid::v7s_at(t).unwrap().to_string()[..12]
+    );
+    assert_eq!(
+        kuuid::try_object_id(t).unwrap().timestamp(),
+        kuuid::object_id_at(t).unwrap().timestamp()
+    );
 }

@@ -78,7 +78,7 @@ fn the_process_word_counts_on_and_reseed_moves_it() {
         before - 1 <= secs && secs <= after,
         "{secs} not in {before}..={after}"
     );
-    let given = kuuid::try_object_id("2020-02-02T02:02:02Z").unwrap();
+    let given = kuuid::object_id_at("2020-02-02T02:02:02Z").unwrap();
     assert_eq!(given.timestamp().to_string(), "2020-02-02T02:02:02Z");
 
     let last = state(&b[b.len() - 1]);

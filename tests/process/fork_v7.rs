@@ -20,7 +20,7 @@ fn a_child_never_repeats_its_parents_v7() {
     let _one_at_a_time = crate::common::serial();
     let shared = Shared::new(3, N);
     let before: Vec<Uuid7> = (0..N).map(|_| kuuid::v7()).collect();
-    let _warm = kuuid::try_v7(T).unwrap();
+    let _warm = kuuid::v7_at(T).unwrap();
     fork_and_wait(|| {
         let mut ids = vec![Uuid7::MIN; N];
         kuuid::fill_v7(&mut ids);
@@ -28,9 +28,9 @@ fn a_child_never_repeats_its_parents_v7() {
         shared.write_v7(0, N, || it.next().unwrap());
     });
     raw_clone_and_wait(|| shared.write_v7(1, N, kuuid::v7));
-    fork_and_wait(|| shared.write_v7(2, N, || kuuid::try_v7(T).unwrap()));
+    fork_and_wait(|| shared.write_v7(2, N, || kuuid::v7_at(T).unwrap()));
     let after: Vec<Uuid7> = (0..N).map(|_| kuuid::v7()).collect();
-    let parent_at: Vec<Uuid7> = (0..N).map(|_| kuuid::try_v7(T).unwrap()).collect();
+    let parent_at: Vec<Uuid7> = (0..N).map(|_| kuuid::v7_at(T).unwrap()).collect();
     for slot in 0..2 {
         assert!(
             shared.slot_v7(slot).windows(2).all(|w| w[0] < w[1]),

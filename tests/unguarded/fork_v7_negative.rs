@@ -15,9 +15,9 @@ fn without_the_guard_a_child_repeats_its_parents_v7() {
     const N: usize = 1_000;
     const T: u64 = 1_700_000_000_000;
     let shared = Shared::new(1, N);
-    let _warm = kuuid::try_v7(T).unwrap();
-    fork_and_wait(|| shared.write_v7(0, N, || kuuid::try_v7(T).unwrap()));
-    let parent: Vec<Uuid7> = (0..N).map(|_| kuuid::try_v7(T).unwrap()).collect();
+    let _warm = kuuid::v7_at(T).unwrap();
+    fork_and_wait(|| shared.write_v7(0, N, || kuuid::v7_at(T).unwrap()));
+    let parent: Vec<Uuid7> = (0..N).map(|_| kuuid::v7_at(T).unwrap()).collect();
     let child = shared.slot_v7(0);
     let same = parent.iter().zip(&child).filter(|(a, b)| a == b).count();
     assert_eq!(same, N);

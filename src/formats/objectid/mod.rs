@@ -63,7 +63,7 @@ impl ObjectId {
     }
 
     /// An ObjectId at time `t` (seconds), as
-    /// [`try_object_id`](crate::try_object_id); fails past
+    /// [`object_id_at`](crate::object_id_at); fails past
     /// 2106-02-07T06:28:15Z, the last second its 4-byte timestamp holds.
     ///
     /// ```
@@ -97,7 +97,7 @@ impl ObjectId {
     /// The second it was minted in (an unsigned 32-bit count since 1970).
     ///
     /// ```
-    /// let id = kuuid::try_object_id("2018-01-01T00:00:00Z")?;
+    /// let id = kuuid::object_id_at("2018-01-01T00:00:00Z")?;
     /// assert_eq!(id.timestamp().to_string(), "2018-01-01T00:00:00Z");
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```

@@ -24,7 +24,7 @@
 //! compare-and-swap (`lock cmpxchg16b`), which also retried whenever two
 //! threads met. The 42 bits hold milliseconds until 2109-05-15; from 17
 //! minutes before that, ids minted now take a random counter start, as
-//! [`try_v7`](crate::try_v7) does: unique, ordered along one
+//! [`v7_at`](crate::v7_at) does: unique, ordered along one
 //! [`fill_v7`](crate::fill_v7) slice or [`V7Generator`] block, but not
 //! across calls.
 //!
@@ -32,7 +32,7 @@
 //! on Linux, advancing once per tick), so an id can lag the precise time by
 //! up to one tick (1-4 ms); the counter keeps the order within it.
 //!
-//! **Given times.** [`try_v7`](crate::try_v7) mints at a given time with a
+//! **Given times.** [`v7_at`](crate::v7_at) mints at a given time with a
 //! random counter start and is not ordered against other ids of the same
 //! millisecond (73 random bits keep them unique); npm increments a counter
 //! that restarts each new millisecond and, unchecked, grows its `v7s` text
@@ -97,7 +97,7 @@ impl Uuid7 {
     }
 
     /// A UUIDv7 at time `t` (RFC 3339 text, integer milliseconds,
-    /// `SystemTime`, ...), as [`try_v7`](crate::try_v7): not ordered against
+    /// `SystemTime`, ...), as [`v7_at`](crate::v7_at): not ordered against
     /// other ids of the same millisecond; fails before 1970 or past the
     /// 48-bit millisecond field.
     ///
@@ -183,7 +183,7 @@ impl Uuid7 {
     /// The millisecond the id was minted in.
     ///
     /// ```
-    /// let id = kuuid::try_v7("2022-02-22T19:22:22Z")?;
+    /// let id = kuuid::v7_at("2022-02-22T19:22:22Z")?;
     /// assert_eq!(id.timestamp().to_string(), "2022-02-22T19:22:22Z");
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
