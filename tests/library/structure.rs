@@ -20,21 +20,19 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-#[test]
-fn the_engine_imports_only_itself() {
+/// Asserts that every `crate::` path in the code (not the comments) of the
+/// files under `dir` starts with one of `allowed`.
+fn imports_only(dir: &str, min_files: usize, allowed: &[&str]) {
     let mut files = Vec::new();
-    rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine"),
-        &mut files,
-    );
-    assert!(files.len() >= 4);
+    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &mut files);
+    assert!(files.len() >= min_files, "{dir}: {} files", files.len());
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
         for (i, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap();
             for (at, _) in code.match_indices("crate::") {
                 assert!(
-                    code[at..].starts_with("crate::engine"),
+                    allowed.iter().any(|a| code[at..].starts_with(a)),
                     "{}:{}: {line}",
                     f.display(),
                     i + 1
@@ -42,6 +40,11 @@ fn the_engine_imports_only_itself() {
             }
         }
     }
+}
+
+#[test]
+fn the_engine_imports_only_itself() {
+    imports_only("src/engine", 4, &["crate::engine"]);
 }
 
 #[test]
@@ -78,31 +81,15 @@ fn only_the_top_reaches_the_thread_state() {
 /// `kuuid::Error`).
 #[test]
 fn the_error_vocabulary_imports_only_lower_layers() {
-    let mut files = Vec::new();
-    rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/error"),
-        &mut files,
+    imports_only(
+        "src/error",
+        3,
+        &[
+            "crate::error",
+            "crate::engine",
+            "crate::parse",
+            "crate::time",
+            "crate::sequence::error",
+        ],
     );
-    assert!(files.len() >= 3);
-    let below = [
-        "crate::error",
-        "crate::engine",
-        "crate::parse",
-        "crate::time",
-        "crate::sequence::error",
-    ];
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap();
-            for (at, _) in code.match_indices("crate::") {
-                assert!(
-                    below.iter().any(|b| code[at..].starts_with(b)),
-                    "{}:{}: {line}",
-                    f.display(),
-                    i + 1
-                );
-            }
-        }
-    }
 }

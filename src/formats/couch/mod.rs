@@ -54,12 +54,9 @@ impl FromStr for Algorithm {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Error> {
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| Error::UnknownAlgorithm {
-                found: s.to_owned(),
-            })
+        named(&Algorithm::ALL, Algorithm::name, s).ok_or_else(|| Error::UnknownAlgorithm {
+            found: s.to_owned(),
+        })
     }
 }
 
@@ -67,13 +64,15 @@ impl FromStr for Format {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Error> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| Error::UnknownFormat {
-                found: s.to_owned(),
-            })
+        named(&Format::ALL, Format::name, s).ok_or_else(|| Error::UnknownFormat {
+            found: s.to_owned(),
+        })
     }
+}
+
+/// The value of `all` whose configuration name is `s`.
+fn named<T: Copy>(all: &[T], name: fn(T) -> &'static str, s: &str) -> Option<T> {
+    all.iter().copied().find(|&v| name(v) == s)
 }
 
 /// A fixed time to mint at, with its own `utc_*` sequence.
