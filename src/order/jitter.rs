@@ -12,7 +12,8 @@
 
 use super::between::{between, check};
 use super::key::OrderKey;
-use super::many::{KeyBuf, MAX_KEYS, n_keys_between_into};
+use super::key_buf::KeyBuf;
+use super::many::{MAX_KEYS, n_keys_between_into};
 use crate::engine::ALPHABET;
 use crate::error::order::OrderError;
 

@@ -39,6 +39,7 @@
 mod between;
 mod jitter;
 mod key;
+mod key_buf;
 mod many;
 mod out;
 mod word;
@@ -49,7 +50,7 @@ pub use jitter::{
     MAX_JITTER_BITS, key_between_jittered, n_keys_between_jittered, n_keys_between_jittered_into,
 };
 pub use key::{OrderKey, OrderKeyRef};
+pub use key_buf::KeyBuf;
 pub use many::{
-    KeyBuf, MAX_KEYS, key_between_into, n_keys_between, n_keys_between_into, rebalance,
-    rebalance_into,
+    MAX_KEYS, key_between_into, n_keys_between, n_keys_between_into, rebalance, rebalance_into,
 };
