@@ -2,8 +2,9 @@
 //! inherit. The crate's other `unsafe` blocks, each with its `SAFETY`
 //! comment: SIMD (`engine/`, `rng/aes_ctr/`, `rng/chacha.rs`, `rng/fast.rs`,
 //! `order/word.rs`), the per-thread state's slot (`local.rs`), the bulk
-//! fill's byte view of its ids (`id/mod.rs`), and the SQLite stores' fork
-//! handlers (`sequence/sqlite/fork.rs`).
+//! fill's byte view of its ids (`id/mod.rs`), the SQLite stores' fork
+//! handlers (`sequence/sqlite/fork.rs`) and the thread CPU clock their
+//! wait reads (`sequence/wait.rs`); tests also call `fork` and `waitpid`.
 
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};

@@ -1,26 +1,6 @@
-//! MongoDB ObjectId (the `bson-objectid` specification): 12 bytes, a 4-byte
-//! big-endian unsigned count of seconds since 1970, a 5-byte value random
-//! per process, and a 3-byte big-endian counter that starts at a random
-//! value, adds 1 per id and wraps from `0xFFFFFF` to 0. Shown as 24
-//! lowercase hex characters.
-//!
-//! **State.** The 5-byte value and the counter live together in one 64-bit
-//! word, advanced with one `fetch_add` per 256 ids: each thread claims a
-//! block of 256 states (single ids take the next of their thread's block,
-//! bulk fills claim per 256), so every thread of the process draws from one
-//! counter without a lock. Ids of one thread increase; ids of different
-//! threads in one second interleave by block, not by time. When the
-//! counter wraps, the add carries into the 5-byte value: the spec assumes
-//! fewer than 2^24 ids a second per process, this engine mints far more, and
-//! the carry gives the next 2^24 ids a value never used before in the
-//! process, so no ObjectId repeats within a process (until 2^64 ids).
-//! **Fork and reseed.** The word lives in the wipe-on-fork page: a child
-//! reads 0 and draws its own random value, as the spec's test plan asks
-//! (the `bson` crate does nothing on fork). Each thread's block carries the
-//! process token it was claimed under, so a child never resumes a block of
-//! its parent's, whichever thread or bulk call mints first there.
-//! [`crate::reseed`] gives the word a fresh random value from the OS and
-//! moves the token, so two restored copies of one snapshot part ways.
+//! MongoDB ObjectId: the value type, its text, and the process state that
+//! mints them ([`ObjectId`]'s documentation has the layout, the state and
+//! what fork and `reseed` do).
 
 use std::fmt;
 use std::str::FromStr;
@@ -37,6 +17,39 @@ use crate::time::{IntoTimestamp, TimeError, Timestamp};
 
 /// A MongoDB ObjectId: 12 bytes; byte order is (second, process value,
 /// counter) order.
+///
+/// # Layout
+///
+/// The `bson-objectid` specification: 12 bytes, a 4-byte
+/// big-endian unsigned count of seconds since 1970, a 5-byte value random
+/// per process, and a 3-byte big-endian counter that starts at a random
+/// value, adds 1 per id and wraps from `0xFFFFFF` to 0. Shown as 24
+/// lowercase hex characters.
+///
+/// # State
+///
+/// The 5-byte value and the counter live together in one 64-bit
+/// word, advanced with one `fetch_add` per 256 ids: each thread claims a
+/// block of 256 states (single ids take the next of their thread's block,
+/// bulk fills claim per 256), so every thread of the process draws from one
+/// counter without a lock. Ids of one thread increase; ids of different
+/// threads in one second interleave by block, not by time. When the
+/// counter wraps, the add carries into the 5-byte value: the spec assumes
+/// fewer than 2^24 ids a second per process, this engine mints far more, and
+/// the carry gives the next 2^24 ids a value never used before in the
+/// process, so no ObjectId repeats within a process (until 2^64 ids).
+///
+/// # Fork and reseed
+///
+/// The word lives in the wipe-on-fork page: a child
+/// reads 0 and draws its own random value, as the spec's test plan asks
+/// (the `bson` crate does nothing on fork). Each thread's block carries the
+/// process token it was claimed under, so a child never resumes a block of
+/// its parent's, whichever thread or bulk call mints first there.
+/// [`crate::reseed`] gives the word a fresh random value from the OS and
+/// moves the token, so two restored copies of one snapshot part ways.
+///
+/// # Example
 ///
 /// ```
 /// let a = kuuid::object_id();

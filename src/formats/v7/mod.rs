@@ -1,42 +1,6 @@
-//! UUIDv7 (RFC 9562 §5.7), laid out as npm kuuid 3.x lays it out, with a
-//! longer counter: 48-bit big-endian milliseconds | version `7` | a 22-bit
-//! counter (12 bits in `rand_a`, then the top 10 bits of `rand_b`) |
-//! variant `10` | 52 random bits.
-//!
-//! **Order.** [`v7()`](crate::v7) is strictly increasing across every thread
-//! of the process, without a lock (RFC 9562 §6.2 method 1, "fixed
-//! bit-length dedicated counter"): one 64-bit atomic word holds the last
-//! (milliseconds, counter) pair as `ms << 22 | counter`, and an id takes the
-//! next value with one `fetch_add` (a locked `xadd`, which never retries).
-//! Only when the word's millisecond is behind the clock does a
-//! compare-and-swap move it to the clock's millisecond, with the counter at
-//! a random value below 2^21. So every millisecond has room for at least
-//! 2^21 (2.1 million) ids: below 2.1 billion ids a second ids carry the
-//! clock's millisecond (drift 0); a faster burst runs ahead of the clock by
-//! at most one millisecond per 2^21 ids, as the counter carries into the
-//! millisecond (never a wait, a longer id or a repeat). If the clock steps
-//! back, ids keep the newest millisecond until it catches up. The word sits
-//! in the process's wipe-on-fork page, so a forked child starts its own
-//! sequence as a new process would.
-//!
-//! **Why 22 bits.** 42 bits of milliseconds and 22 of counter fill one
-//! 64-bit word, and a 64-bit `fetch_add` costs about half a 128-bit
-//! compare-and-swap (`lock cmpxchg16b`), which also retried whenever two
-//! threads met. The 42 bits hold milliseconds until 2109-05-15; from 17
-//! minutes before that, ids minted now take a random counter start, as
-//! [`v7_at`](crate::v7_at) does: unique, ordered along one
-//! [`fill_v7`](crate::fill_v7) slice or [`V7Generator`] block, but not
-//! across calls.
-//!
-//! **Clock.** "Now" is the kernel's coarse clock (`CLOCK_REALTIME_COARSE`
-//! on Linux, advancing once per tick), so an id can lag the precise time by
-//! up to one tick (1-4 ms); the counter keeps the order within it.
-//!
-//! **Given times.** [`v7_at`](crate::v7_at) mints at a given time with a
-//! random counter start and is not ordered against other ids of the same
-//! millisecond (73 random bits keep them unique); npm increments a counter
-//! that restarts each new millisecond and, unchecked, grows its `v7s` text
-//! to 33 characters after 4,096 ids in one millisecond.
+//! UUIDv7: the value type, its text, and how the process mints them in
+//! order ([`Uuid7`]'s documentation has the layout, order, clock and
+//! limits).
 
 mod generator;
 mod parse;
@@ -68,6 +32,57 @@ const SEQUENCE_MS_LIMIT: u64 = (1 << 42) - (1 << 20);
 
 /// A UUIDv7: 16 bytes, big-endian, version 7 and variant `10` checked.
 /// Byte order is time order.
+///
+/// # Layout
+///
+/// RFC 9562 §5.7, as npm kuuid 3.x lays it out, with a longer counter: 48-bit big-endian milliseconds | version `7` | a 22-bit
+/// counter (12 bits in `rand_a`, then the top 10 bits of `rand_b`) |
+/// variant `10` | 52 random bits.
+///
+/// # Order
+///
+/// [`v7()`](crate::v7) is strictly increasing across every thread
+/// of the process, without a lock (RFC 9562 §6.2 method 1, "fixed
+/// bit-length dedicated counter"): one 64-bit atomic word holds the last
+/// (milliseconds, counter) pair as `ms << 22 | counter`, and an id takes the
+/// next value with one `fetch_add` (a locked `xadd`, which never retries).
+/// Only when the word's millisecond is behind the clock does a
+/// compare-and-swap move it to the clock's millisecond, with the counter at
+/// a random value below 2^21. So every millisecond has room for at least
+/// 2^21 (2.1 million) ids: below 2.1 billion ids a second ids carry the
+/// clock's millisecond (drift 0); a faster burst runs ahead of the clock by
+/// at most one millisecond per 2^21 ids, as the counter carries into the
+/// millisecond (never a wait, a longer id or a repeat). If the clock steps
+/// back, ids keep the newest millisecond until it catches up. The word sits
+/// in the process's wipe-on-fork page, so a forked child starts its own
+/// sequence as a new process would.
+///
+/// # Limits: why 22 bits
+///
+/// 42 bits of milliseconds and 22 of counter fill one
+/// 64-bit word, and a 64-bit `fetch_add` costs about half a 128-bit
+/// compare-and-swap (`lock cmpxchg16b`), which also retried whenever two
+/// threads met. The 42 bits hold milliseconds until 2109-05-15; from 17
+/// minutes before that, ids minted now take a random counter start, as
+/// [`v7_at`](crate::v7_at) does: unique, ordered along one
+/// [`fill_v7`](crate::fill_v7) slice or [`V7Generator`] block, but not
+/// across calls.
+///
+/// # Clock
+///
+/// "Now" is the kernel's coarse clock (`CLOCK_REALTIME_COARSE`
+/// on Linux, advancing once per tick), so an id can lag the precise time by
+/// up to one tick (1-4 ms); the counter keeps the order within it.
+///
+/// # Given times
+///
+/// [`v7_at`](crate::v7_at) mints at a given time with a
+/// random counter start and is not ordered against other ids of the same
+/// millisecond (73 random bits keep them unique); npm increments a counter
+/// that restarts each new millisecond and, unchecked, grows its `v7s` text
+/// to 33 characters after 4,096 ids in one millisecond.
+///
+/// # Example
 ///
 /// ```
 /// let a = kuuid::v7();
