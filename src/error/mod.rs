@@ -13,11 +13,19 @@ use crate::engine::{EngineError, IsaError};
 
 use crate::parse::{ManyError, ObjectIdParseError, ParseError, UuidParseError};
 use crate::sequence::error as sequence;
+use crate::sequence::layout::{LayoutMismatch, LayoutParseError};
+use crate::sequence::render::RenderError;
 use crate::time::TimeError;
 
-/// Any error from kuuid; each variant says what and where. Every public
-/// error type converts into it (`From`), so `?` takes a parse, a time, a
-/// CouchDB id, an order key, a counter's or an engine path's error alike.
+/// Any error from kuuid; each variant says what and where. Every error a
+/// kuuid call returns converts into it (`From`), so `?` takes a parse, a
+/// time, a CouchDB id, an order key, a counter's or an engine path's error
+/// alike. A counter's own errors (`RenderError`, `LayoutMismatch`,
+/// `LayoutParseError`) arrive as the [`sequence::Error`] they become; the
+/// store errors a `sequence::Error::Store` holds (a database's,
+/// `SchemaError`, `CopiedCounters`) stay inside it, for `downcast_ref`;
+/// `sequence::retry::RetryError<E>` holds your own insert's error `E` and
+/// is yours to convert.
 ///
 /// ```
 /// let err = kuuid::Options::new().random(5).id().unwrap_err();
@@ -278,3 +286,17 @@ impl From<sequence::Error> for Error {
         Error::Sequence(Arc::new(e))
     }
 }
+
+/// `From` for the counters' own errors, carried as the [`sequence::Error`]
+/// they become.
+macro_rules! from_sequence {
+    ($($ty:ty),* $(,)?) => {$(
+        impl From<$ty> for Error {
+            fn from(e: $ty) -> Self {
+                Error::Sequence(Arc::new(sequence::Error::from(e)))
+            }
+        }
+    )*};
+}
+
+from_sequence!(RenderError, LayoutMismatch, LayoutParseError);

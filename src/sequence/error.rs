@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::layout::LayoutMismatch;
+use super::layout::{LayoutMismatch, LayoutParseError};
 use super::render;
 
 /// The error a database driver's failure is wrapped in.
@@ -45,6 +45,8 @@ pub enum Error {
     /// A copy that needs counters is made when no lease is in flight, or
     /// uses PostgreSQL.
     CopiedMidCall,
+    /// Text that is not a counter layout.
+    LayoutText(LayoutParseError),
     /// A block length or range the source cannot hold (0, or past what
     /// the store's integers take).
     Length {
@@ -90,6 +92,7 @@ impl fmt::Display for Error {
             }
             Error::Random(e) => write!(f, "random generator: {e}"),
             Error::Layout(e) => e.fmt(f),
+            Error::LayoutText(e) => e.fmt(f),
             Error::Panicked(what) => write!(f, "the block source panicked while leasing: {what}"),
             Error::Render(e) => e.fmt(f),
             Error::Exhausted { name, len, limit } => write!(
@@ -153,6 +156,18 @@ impl Error {
 /// A random `u64` from the OS, its failure as [`Error::Random`].
 pub(crate) fn os_u64() -> Result<u64, Error> {
     getrandom::u64().map_err(|e| Error::Random(e.to_string()))
+}
+
+impl From<LayoutMismatch> for Error {
+    fn from(e: LayoutMismatch) -> Self {
+        Error::Layout(e)
+    }
+}
+
+impl From<LayoutParseError> for Error {
+    fn from(e: LayoutParseError) -> Self {
+        Error::LayoutText(e)
+    }
 }
 
 impl From<render::RenderError> for Error {

@@ -39,9 +39,9 @@ impl fmt::Display for Layout {
 }
 
 impl std::str::FromStr for Layout {
-    type Err = String;
+    type Err = LayoutParseError;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, LayoutParseError> {
         if s == "single" {
             return Ok(Layout::Single);
         }
@@ -49,9 +49,38 @@ impl std::str::FromStr for Layout {
             .and_then(|r| r.split_once('x'))
             .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
             .map(|(shards, range)| Layout::Sharded { shards, range })
-            .ok_or_else(|| format!("not a counter layout: {s:?}"))
+            .ok_or_else(|| LayoutParseError {
+                found: s.to_owned(),
+            })
     }
 }
+
+/// Text that is not a counter layout (`single` or `sharded SxR`, as
+/// [`Layout`]'s `Display` writes them).
+///
+/// ```
+/// use kuuid::sequence::{Layout, LayoutParseError};
+/// let e = "sharded 4".parse::<Layout>().unwrap_err();
+/// assert_eq!(e, LayoutParseError { found: "sharded 4".into() });
+/// assert_eq!(e.to_string(), "not a counter layout: \"sharded 4\" (expected single or sharded SxR)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutParseError {
+    /// The text given.
+    pub found: String,
+}
+
+impl fmt::Display for LayoutParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "not a counter layout: {:?} (expected single or sharded SxR)",
+            self.found
+        )
+    }
+}
+
+impl std::error::Error for LayoutParseError {}
 
 /// The row a lease moves: row `shard` of counter `name`, made with
 /// `layout`. Row names never mix: shard 0 of a sharded counter `a` is not

@@ -44,7 +44,7 @@ mod counter;
 pub(crate) mod error;
 #[cfg(any(loom, feature = "rusqlite", feature = "rusqlite-system"))]
 mod fork_gate;
-mod layout;
+pub(crate) mod layout;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -66,7 +66,7 @@ pub use error::{BoxError, Error, SchemaError};
 #[cfg(loom)]
 #[doc(hidden)]
 pub use fork_gate::{Entry, ForkGate, Poisoned, Registered};
-pub use layout::{Layout, LayoutMismatch, Row};
+pub use layout::{Layout, LayoutMismatch, LayoutParseError, Row};
 pub use memory::{CopiedCounters, MemoryCounters};
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_STATEMENT_TIMEOUT, PostgresCounters};

@@ -531,6 +531,8 @@ fn every_public_error_converts_into_the_umbrella() {
         into("mmx".parse::<kuuid::engine::Isa>().unwrap_err()),
         into(Kuuid::parse_many(&[b'!'; 32], 32, &mut [Kuuid::default()]).unwrap_err()),
         into(kuuid::sequence::Error::CopiedMidCall),
+        into("sharded 4".parse::<kuuid::sequence::Layout>().unwrap_err()),
+        into(kuuid::sequence::render::encode_decimal(1000, 2, &mut [0u8; 20]).unwrap_err()),
         into("0".parse::<Kuuid>().unwrap_err()),
         into(TimeError::BeforeEpoch),
     ];
@@ -548,6 +550,8 @@ fn every_public_error_converts_into_the_umbrella() {
     assert!(matches!(cases[4].1, Error::Isa(_)));
     assert!(matches!(cases[5].1, Error::Many(_)));
     assert!(matches!(cases[6].1, Error::Sequence(_)));
+    assert!(matches!(cases[7].1, Error::Sequence(_)));
+    assert!(matches!(cases[8].1, Error::Sequence(_)));
 }
 
 /// Equality: field by field, and a counter's error (which may hold a

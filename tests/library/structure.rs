@@ -90,6 +90,8 @@ fn the_error_vocabulary_imports_only_lower_layers() {
             "crate::parse",
             "crate::time",
             "crate::sequence::error",
+            "crate::sequence::layout",
+            "crate::sequence::render",
         ],
     );
 }
