@@ -112,6 +112,29 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// The module map, top layer first; a module imports only modules below it
+// (`tests/library/structure.rs` checks the engine's and the errors' floors).
+//
+//   lib.rs          the npm-named free functions; re-exports
+//   external/       integrations with other crates (serde, databases, ...)
+//   formats/        UUIDv7, ObjectId, CouchDB's ids, ordered kuuids
+//   order/          order keys (fractional indexing)
+//   options.rs      npm's `id(options)`
+//   local.rs        the per-thread generator behind the free functions
+//   generator/      `Generator`: an RNG, a layout and a clock, in batches
+//   lines.rs, range.rs, monotonic.rs
+//                   line parsing, key ranges, the monotonic walk
+//   id/             the kuuid value types
+//   error/          every error type, and the umbrella `Error`
+//   sequence/       counters leased from a database
+//   layout.rs       prefix layouts (precision, order)
+//   rng/, clock/, time/
+//                   randomness, "now", timestamps
+//   sys.rs          the OS: cheap clocks, the words a fork must not inherit
+//   parse/, word.rs strict text decoding; lock-free words
+//   engine/, owner.rs
+//                   base62 and hex codecs (SIMD per ISA); a fork-aware lock
+
 pub mod clock;
 pub mod engine;
 mod error;
