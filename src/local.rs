@@ -21,7 +21,7 @@ use crate::engine::{self, GROUP_LEN, Isa, PREFIX_LEN};
 use crate::generator::{BATCH, Generator, now_units};
 use crate::id::{AnyKuuid, Id, Kuuid, MAX_GROUPS, RandomPart, ShortKuuid};
 use crate::layout::{Layout, Order, Prefix};
-use crate::rng::{Rng, RngKind, fork};
+use crate::rng::RngKind;
 use crate::time::{IntoTimestamp, Precision, TimeError};
 
 struct Local {
@@ -262,12 +262,10 @@ impl Local {
     #[cold]
     #[inline(never)]
     fn init(state: &mut Option<Local>) -> &mut Local {
-        // The RNG first, then the state around it, written in place (see
-        // `Generator::seeded`): what a thread's first id costs in stack.
-        let token = fork::token();
-        let rng = Rng::from_os(RngKind::Secure).expect("the OS random source (getrandom) failed");
+        // Written in place (see `Generator::seeded`): what a thread's first
+        // id costs in stack.
         state.insert(Local {
-            gen_: Generator::seeded(token, rng),
+            gen_: Generator::from_os_or_panic(RngKind::Secure),
             memo: [(u64::MAX, Prefix::from_value(0)); 4],
         })
     }

@@ -101,9 +101,10 @@ impl Generator {
     }
 
     /// [`Generator::new`] without a `Result` to move it through (see
-    /// [`Generator::seeded`]).
+    /// [`Generator::seeded`]); also the per-thread state's, which stores it
+    /// in place.
     #[inline(always)]
-    fn from_os_or_panic(kind: RngKind) -> Self {
+    pub(crate) fn from_os_or_panic(kind: RngKind) -> Self {
         let token = fork::token();
         let rng = Rng::from_os(kind).expect("the OS random source (getrandom) failed");
         Self::seeded(token, rng)
@@ -128,7 +129,7 @@ impl Generator {
     /// through two more took 3 KiB of the thread's stack, a page more than
     /// uuid's first id (`benches/server.rs`, "KiB/thr").
     #[inline(always)]
-    pub(crate) fn seeded(token: u64, rng: Rng) -> Self {
+    fn seeded(token: u64, rng: Rng) -> Self {
         Generator {
             rng: Tagged::new(token, rng),
             fork_word: fork::word(),

@@ -19,7 +19,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kuuid::clock::TimeSource;
 use kuuid::couch::{Algorithm, Uuids};
-use kuuid::engine::Isa;
+use kuuid::engine::{Isa, IsaError};
 use kuuid::{Generator, Kuuid, ObjectId, RngKind, Uuid7};
 
 use crate::Failure;
@@ -66,11 +66,10 @@ pub struct BenchArgs {
     baseline: Option<String>,
 }
 
-/// `--isa` values: the names `KUUID_ISA` takes, with an error that names
-/// the flag.
+/// `--isa` values: the names `KUUID_ISA` takes (clap names the flag in
+/// front of the error).
 fn parse_isa(s: &str) -> Result<Isa, String> {
-    s.parse::<Isa>()
-        .map_err(|_| format!("{s:?} names no engine path (expected scalar, avx2, avx512 or neon)"))
+    s.parse::<Isa>().map_err(|e| e.to_string())
 }
 
 fn machine_failure(e: impl std::fmt::Display) -> Failure {
@@ -115,10 +114,9 @@ fn run_on(isa: Isa) -> Result<(), Failure> {
 pub fn run(a: &BenchArgs) -> Result<(), Failure> {
     let paths = match a.isa {
         Some(isa) if !isa.is_supported() => {
-            let available: Vec<&str> = Isa::available().iter().map(|i| i.name()).collect();
             return Err(Failure::Usage(format!(
-                "--isa {isa}: this CPU cannot run the {isa} path (available: {})",
-                available.join(", ")
+                "--isa {isa}: {}",
+                IsaError::Unsupported(isa)
             )));
         }
         Some(isa) if isa != kuuid::engine::isa() => return run_on(isa),
