@@ -225,11 +225,11 @@ fn bulk(c: &mut Criterion) {
             black_box(&text);
         })
     });
-    g.bench_function("fill_object_ids + encode_hex_many 4096", |b| {
+    g.bench_function("fill_object_id + encode_hex_many 4096", |b| {
         let mut ids = vec![kuuid::ObjectId::default(); N];
         let mut text = vec![[0u8; 24]; N];
         b.iter(|| {
-            kuuid::fill_object_ids(&mut ids);
+            kuuid::fill_object_id(&mut ids);
             kuuid::ObjectId::encode_hex_many(&ids, &mut text);
             black_box(&text);
         })

@@ -129,9 +129,9 @@ fn bulk(c: &mut Criterion) {
         })
     });
     let (mut oids, mut oid_text) = (vec![ObjectId::default(); BULK], vec![[0u8; 24]; BULK]);
-    g.bench_function("kuuid fill_object_ids + text (24)", |b| {
+    g.bench_function("kuuid fill_object_id + text (24)", |b| {
         b.iter(|| {
-            kuuid::fill_object_ids(&mut oids);
+            kuuid::fill_object_id(&mut oids);
             ObjectId::encode_hex_many(&oids, &mut oid_text);
             black_box(&oid_text);
         })

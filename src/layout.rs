@@ -116,7 +116,7 @@ impl Layout {
 /// what range queries are built from.
 ///
 /// ```
-/// let p = kuuid::try_prefix("2020-01-01T00:00:00Z")?;
+/// let p = kuuid::prefix_at("2020-01-01T00:00:00Z")?;
 /// assert_eq!(p.as_str(), "001imRQe");
 /// assert_eq!(p.timestamp(kuuid::Layout::SECONDS).as_secs(), 1_577_836_800);
 /// # Ok::<(), kuuid::TimeError>(())
@@ -138,7 +138,7 @@ impl Prefix {
     /// The 8 characters.
     ///
     /// ```
-    /// assert_eq!(kuuid::try_prefix(0u64)?.as_str(), "00000000");
+    /// assert_eq!(kuuid::prefix_at(0u64)?.as_str(), "00000000");
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
     pub fn as_str(&self) -> &str {
@@ -148,7 +148,7 @@ impl Prefix {
     /// The 8 ASCII bytes.
     ///
     /// ```
-    /// assert_eq!(kuuid::try_prefix(0u64)?.as_bytes(), b"00000000");
+    /// assert_eq!(kuuid::prefix_at(0u64)?.as_bytes(), b"00000000");
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
     pub const fn as_bytes(&self) -> &[u8; PREFIX_LEN] {
@@ -158,7 +158,7 @@ impl Prefix {
     /// The base62 value of the 8 characters (`< 62^8`).
     ///
     /// ```
-    /// assert_eq!(kuuid::try_prefix_reverse(0u64)?.value(), 62u64.pow(8) - 1);
+    /// assert_eq!(kuuid::prefix_reverse_at(0u64)?.value(), 62u64.pow(8) - 1);
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
     pub const fn value(&self) -> u64 {

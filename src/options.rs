@@ -1,4 +1,5 @@
-//! [`Options`]: npm's `id({timestamp, random, reverse, millisecond})`.
+//! [`Options`]: npm's `id({timestamp, random, reverse, millisecond})`, with
+//! `timestamp` spelled `at` as everywhere in the crate.
 
 use crate::error::Error;
 use crate::generator::check_groups;
@@ -13,7 +14,7 @@ use crate::time::{IntoTimestamp, TimeError, Timestamp};
 ///
 /// ```
 /// let id = kuuid::Options::new()
-///     .timestamp("2018-01-01T00:00:00Z")
+///     .at("2018-01-01T00:00:00Z")
 ///     .random(2)
 ///     .reverse(true)
 ///     .millisecond(true)
@@ -53,13 +54,20 @@ impl Options {
     /// Mints at `t` instead of now. Unlike npm, time 0 means 1970, not now.
     ///
     /// ```
-    /// let id = kuuid::Options::new().timestamp(0u64).id()?;
+    /// let id = kuuid::Options::new().at(0u64).id()?;
     /// assert!(id.as_str().starts_with("00000000"));
     /// # Ok::<(), kuuid::Error>(())
     /// ```
-    pub fn timestamp(mut self, t: impl IntoTimestamp) -> Self {
+    pub fn at(mut self, t: impl IntoTimestamp) -> Self {
         self.timestamp = Some(t.into_timestamp());
         self
+    }
+
+    /// [`Options::at`] under npm's option name (`id({ timestamp })`); the
+    /// crate spells "at time t" one way, `at`.
+    #[deprecated(note = "renamed: at a given time is `at` everywhere in kuuid")]
+    pub fn timestamp(self, t: impl IntoTimestamp) -> Self {
+        self.at(t)
     }
 
     /// Number of random groups, 1 to 4 (default 4).
@@ -76,7 +84,7 @@ impl Options {
     /// Newest first when `true`.
     ///
     /// ```
-    /// let id = kuuid::Options::new().timestamp(0u64).reverse(true).id()?;
+    /// let id = kuuid::Options::new().at(0u64).reverse(true).id()?;
     /// assert!(id.as_str().starts_with("zzzzzzzz"));
     /// # Ok::<(), kuuid::Error>(())
     /// ```
@@ -92,7 +100,7 @@ impl Options {
     /// Millisecond precision when `true`.
     ///
     /// ```
-    /// let id = kuuid::Options::new().timestamp(1000u64).millisecond(true).id()?;
+    /// let id = kuuid::Options::new().at(1000u64).millisecond(true).id()?;
     /// assert!(id.as_str().starts_with("000000G8"));
     /// # Ok::<(), kuuid::Error>(())
     /// ```
@@ -118,7 +126,7 @@ impl Options {
     /// The prefix for these options.
     ///
     /// ```
-    /// let p = kuuid::Options::new().timestamp("2018-01-01T00:00:00Z").prefix()?;
+    /// let p = kuuid::Options::new().at("2018-01-01T00:00:00Z").prefix()?;
     /// assert_eq!(p.as_str(), "001eVnWK");
     /// # Ok::<(), kuuid::Error>(())
     /// ```
@@ -132,8 +140,8 @@ impl Options {
     /// Mints one id with these options, on this thread's secure generator.
     ///
     /// ```
-    /// assert!(kuuid::Options::new().timestamp("1969-12-31T23:59:55Z").id().is_err());
-    /// assert!(kuuid::Options::new().timestamp(1514764800000).id().is_ok());
+    /// assert!(kuuid::Options::new().at("1969-12-31T23:59:55Z").id().is_err());
+    /// assert!(kuuid::Options::new().at(1514764800000).id().is_ok());
     /// ```
     pub fn id(&self) -> Result<AnyKuuid, Error> {
         check_groups(self.random)?;

@@ -311,7 +311,7 @@ impl Minter {
             Minter::ObjectId { at, ids } => {
                 let ids = &mut ids[..n];
                 match at {
-                    None => kuuid::fill_object_ids(ids),
+                    None => kuuid::fill_object_id(ids),
                     Some(t) => {
                         for id in ids.iter_mut() {
                             *id = kuuid::object_id_at(*t)?;

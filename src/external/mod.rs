@@ -19,7 +19,7 @@ mod jiff;
 mod time;
 
 #[cfg(feature = "postgres-types")]
-mod postgres;
+mod postgres_types;
 
 #[cfg(feature = "sqlx-postgres")]
 mod sqlx_postgres;

@@ -21,7 +21,7 @@ impl Generator {
     /// ```
     #[inline]
     pub fn prefix(&mut self) -> Prefix {
-        if let Some(p) = self.fixed {
+        if let Some((_, p)) = self.fixed {
             return p;
         }
         let units = now_units(self.layout.precision, &mut self.seen);

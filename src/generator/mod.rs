@@ -16,7 +16,7 @@ use crate::monotonic::Walk;
 use crate::rng::fork::{self, Tagged};
 use crate::rng::{Rng, RngKind};
 use crate::time::Precision;
-use crate::time::{IntoTimestamp, TimeError};
+use crate::time::{IntoTimestamp, TimeError, Timestamp};
 use ahead::LookAhead;
 
 /// Ids minted per batch: words for a batch fit in L1 (256 * 4 * 4 = 4 KiB),
@@ -55,8 +55,10 @@ pub struct Generator {
     rng: Tagged<Rng>,
     fork_word: &'static AtomicU64,
     layout: Layout,
-    /// A fixed prefix from [`Generator::at`]; `None` reads the clock.
-    fixed: Option<Prefix>,
+    /// A fixed time from [`Generator::at`] and its prefix under `layout`
+    /// (kept as a time so that a new layout re-encodes it); `None` reads
+    /// the clock.
+    fixed: Option<(Timestamp, Prefix)>,
     /// A path chosen with [`Generator::with_isa`]; `None` follows the process.
     isa: Option<Isa>,
     /// This generator's memo of the process clock.
@@ -143,24 +145,53 @@ impl Generator {
         }
     }
 
-    /// Uses `layout` for the prefix (default: seconds, oldest first). A fixed
-    /// time set by [`Generator::at`] is cleared: set it again after this. In
+    /// Uses `layout` for the prefix (default: seconds, oldest first). A time
+    /// set by [`Generator::at`] is kept and encoded under the new layout. In
     /// monotonic mode the sequence starts afresh: the old layout's prefix
     /// values mean other times.
+    ///
+    /// # Panics
+    /// If a time set by [`Generator::at`] does not fit the new layout: only
+    /// a time past the year 8888 moved to milliseconds.
+    /// [`Generator::try_with_layout`] returns that error instead.
     ///
     /// ```
     /// use kuuid::Layout;
     /// let g = kuuid::Generator::fast().with_layout(Layout::MILLIS_REVERSE);
     /// assert_eq!(g.layout(), Layout::MILLIS_REVERSE);
+    ///
+    /// // The time stays; its prefix follows the layout.
+    /// let mut g = kuuid::Generator::fast().at("2018-01-01T00:00:00Z")?;
+    /// let mut g = g.with_layout(Layout::MILLIS);
+    /// assert_eq!(g.generate().prefix(), kuuid::idms_at("2018-01-01T00:00:00Z")?.prefix());
+    /// # Ok::<(), kuuid::TimeError>(())
     /// ```
-    pub fn with_layout(mut self, layout: Layout) -> Self {
+    pub fn with_layout(self, layout: Layout) -> Self {
+        self.try_with_layout(layout)
+            .unwrap_or_else(|e| panic!("the time set by `Generator::at` under {layout:?}: {e}"))
+    }
+
+    /// [`Generator::with_layout`], or the [`TimeError`] saying why a time set
+    /// by [`Generator::at`] does not fit `layout` (the generator is dropped
+    /// then: build it again).
+    ///
+    /// ```
+    /// use kuuid::{Layout, Timestamp};
+    /// let far = Timestamp::from_secs(62u64.pow(8) / 1000 + 1).unwrap();
+    /// let g = kuuid::Generator::fast().at(far)?;
+    /// assert!(g.try_with_layout(Layout::MILLIS).is_err());
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
+    pub fn try_with_layout(mut self, layout: Layout) -> Result<Self, TimeError> {
+        if let Some((t, _)) = self.fixed {
+            self.fixed = Some((t, layout.prefix(t)?));
+        }
         self.layout = layout;
-        self.fixed = None;
         self.memo = None;
         if let Some(walk) = &mut self.monotonic {
             walk.restart(layout.order == Order::Reverse);
         }
-        self
+        Ok(self)
     }
 
     /// Mints every later id at time `t` instead of now; fails if `t` does not
@@ -173,7 +204,8 @@ impl Generator {
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
     pub fn at(mut self, t: impl IntoTimestamp) -> Result<Self, TimeError> {
-        self.fixed = Some(self.layout.prefix(t)?);
+        let t = t.into_timestamp()?;
+        self.fixed = Some((t, self.layout.prefix(t)?));
         Ok(self)
     }
 

@@ -10,10 +10,10 @@ use super::{Precision, Timestamp};
 ///
 /// ```
 /// use kuuid::{TimeError, TimeField};
-/// assert_eq!(kuuid::try_prefix("1969-12-31T23:59:59Z"), Err(TimeError::BeforeEpoch));
+/// assert_eq!(kuuid::prefix_at("1969-12-31T23:59:59Z"), Err(TimeError::BeforeEpoch));
 /// // 62^8 milliseconds is in the year 8888.
 /// assert!(matches!(
-///     kuuid::try_prefixms(62u64.pow(8)),
+///     kuuid::prefixms_at(62u64.pow(8)),
 ///     Err(TimeError::OutOfRange { field: TimeField::KuuidMillis, .. })
 /// ));
 /// ```

@@ -149,7 +149,7 @@ fn ids_around(layout: Layout, from: u64, to: u64) -> (Vec<String>, Vec<String>) 
             .collect();
         for groups in 1..=4 {
             let id: AnyKuuid = Options::new()
-                .timestamp(t)
+                .at(t)
                 .millisecond(layout.precision == Precision::Millis)
                 .reverse(layout.order == Order::Reverse)
                 .random(groups)

@@ -175,12 +175,12 @@ fn times_out_of_range() {
         })
     );
     assert_eq!(
-        kuuid::try_prefix_reverse_ms(max).unwrap().as_str(),
+        kuuid::prefix_reverse_ms_at(max).unwrap().as_str(),
         "00000000"
     );
     assert!(kuuid::id_at(max * 1000 + 999).is_ok());
     assert_eq!(
-        kuuid::try_prefix(max * 1000 + 999).unwrap().as_str(),
+        kuuid::prefix_at(max * 1000 + 999).unwrap().as_str(),
         "zzzzzzzz"
     );
     assert_eq!(
@@ -275,7 +275,7 @@ fn options_and_parts_errors() {
         Options::new().random(5).id(),
         Err(Error::Groups { found: 5 })
     );
-    let err = Options::new().timestamp("nope").id().unwrap_err();
+    let err = Options::new().at("nope").id().unwrap_err();
     assert!(matches!(&err, Error::Time(TimeError::Syntax { input, .. }) if input == "nope"));
     // The message says what a time may be, not what the parser saw.
     assert_eq!(
@@ -286,7 +286,7 @@ fn options_and_parts_errors() {
         kuuid::try_rand(5),
         Err(Error::Groups { found: 5 })
     ));
-    let p = kuuid::try_prefix(0u64).unwrap();
+    let p = kuuid::prefix_at(0u64).unwrap();
     assert_eq!(
         Kuuid::from_parts(p, &[1, 2, 3]),
         Err(Error::WordCount {

@@ -24,6 +24,7 @@ mod order_npm;
 mod postgres;
 mod postgres_tls;
 mod range;
+mod renames;
 mod retry;
 mod sequence;
 mod sequence_faults;

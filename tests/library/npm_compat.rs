@@ -5,70 +5,70 @@ use kuuid::{AnyKuuid, Generator, Kuuid, Layout, Options, Order, Precision, Short
 #[test]
 fn npm_prefix_vectors() {
     assert_eq!(
-        kuuid::try_prefix("2018-01-01T00:00:00Z").unwrap().as_str(),
+        kuuid::prefix_at("2018-01-01T00:00:00Z").unwrap().as_str(),
         "001eVnWK"
     );
     assert_eq!(
-        kuuid::try_prefix("2018-01-01T00:00:00.000Z")
+        kuuid::prefix_at("2018-01-01T00:00:00.000Z")
             .unwrap()
             .as_str(),
         "001eVnWK"
     );
     assert_eq!(
-        kuuid::try_prefix("1970-01-01T00:00:00.000Z")
+        kuuid::prefix_at("1970-01-01T00:00:00.000Z")
             .unwrap()
             .as_str(),
         "00000000"
     );
     assert_eq!(
-        kuuid::try_prefix("1971-01-01T00:00:00.000Z")
+        kuuid::prefix_at("1971-01-01T00:00:00.000Z")
             .unwrap()
             .as_str(),
         "00028JxA"
     );
     assert_eq!(
-        kuuid::try_prefix("1980-01-01T00:00:00.000Z")
+        kuuid::prefix_at("1980-01-01T00:00:00.000Z")
             .unwrap()
             .as_str(),
         "000LLwUi"
     );
     assert_eq!(
-        kuuid::try_prefix("2020-01-01T00:00:00.000Z")
+        kuuid::prefix_at("2020-01-01T00:00:00.000Z")
             .unwrap()
             .as_str(),
         "001imRQe"
     );
     assert_eq!(
-        kuuid::try_prefix("2170-01-01T00:00:00.000Z")
+        kuuid::prefix_at("2170-01-01T00:00:00.000Z")
             .unwrap()
             .as_str(),
         "006t88C8"
     );
     assert_eq!(
-        kuuid::try_prefix(1_514_764_800_000u64).unwrap().as_str(),
+        kuuid::prefix_at(1_514_764_800_000u64).unwrap().as_str(),
         "001eVnWK"
     );
     assert_eq!(
-        kuuid::try_prefix_reverse("1970-01-01T00:00:00Z")
+        kuuid::prefix_reverse_at("1970-01-01T00:00:00Z")
             .unwrap()
             .as_str(),
         "zzzzzzzz"
     );
     assert_eq!(
-        kuuid::try_prefix_reverse("1970-01-01T00:00:01Z")
+        kuuid::prefix_reverse_at("1970-01-01T00:00:01Z")
             .unwrap()
             .as_str(),
         "zzzzzzzy"
     );
     // The same instants through every input type.
     let st = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_514_764_800_000);
-    assert_eq!(kuuid::try_prefix(st).unwrap().as_str(), "001eVnWK");
+    assert_eq!(kuuid::prefix_at(st).unwrap().as_str(), "001eVnWK");
     assert_eq!(
-        kuuid::try_prefix("1514764800000").unwrap().as_str(),
+        kuuid::prefix_at("1514764800000").unwrap().as_str(),
         "001eVnWK"
     );
     assert_eq!(
-        kuuid::try_prefix("2018-01-01T01:00:00+01:00")
+        kuuid::prefix_at("2018-01-01T01:00:00+01:00")
             .unwrap()
             .as_str(),
         "001eVnWK"
@@ -80,26 +80,26 @@ fn ids_carry_the_prefix_of_their_time() {
     let t = "2018-01-01T00:00:00Z";
     assert_eq!(
         kuuid::id_at(t).unwrap().prefix(),
-        kuuid::try_prefix(t).unwrap()
+        kuuid::prefix_at(t).unwrap()
     );
     assert_eq!(
         kuuid::idms_at(t).unwrap().prefix(),
-        kuuid::try_prefixms(t).unwrap()
+        kuuid::prefixms_at(t).unwrap()
     );
     assert_eq!(
         kuuid::idr_at(t).unwrap().prefix(),
-        kuuid::try_prefix_reverse(t).unwrap()
+        kuuid::prefix_reverse_at(t).unwrap()
     );
     assert_eq!(
         kuuid::idmsr_at(t).unwrap().prefix(),
-        kuuid::try_prefix_reverse_ms(t).unwrap()
+        kuuid::prefix_reverse_ms_at(t).unwrap()
     );
     // npm (since 1.0.1): ids(t) is id({timestamp: t, random: 2}), seconds;
     // `node -e "console.log(require('kuuid').ids(1514764800123))"` prints
     // 001eVnWK... (tests/library/npm_node.rs asks node itself when it can).
     assert_eq!(
         kuuid::ids_at(t).unwrap().prefix(),
-        kuuid::try_prefix(t).unwrap()
+        kuuid::prefix_at(t).unwrap()
     );
     assert_eq!(
         kuuid::ids_at(1_514_764_800_123u64)
@@ -110,7 +110,7 @@ fn ids_carry_the_prefix_of_their_time() {
     );
     assert_eq!(
         kuuid::idsr_at(t).unwrap().prefix(),
-        kuuid::try_prefix_reverse(t).unwrap()
+        kuuid::prefix_reverse_at(t).unwrap()
     );
 }
 
@@ -118,7 +118,7 @@ fn ids_carry_the_prefix_of_their_time() {
 fn timestamp_zero_is_1970_not_now() {
     assert_eq!(kuuid::id_at(0u64).unwrap().prefix().as_str(), "00000000");
     assert_eq!(kuuid::idr_at(0u64).unwrap().prefix().as_str(), "zzzzzzzz");
-    let id = Options::new().timestamp(0u64).id().unwrap();
+    let id = Options::new().at(0u64).id().unwrap();
     assert!(id.as_str().starts_with("00000000"));
 }
 
@@ -198,7 +198,7 @@ fn options_cover_every_npm_combination() {
         for reverse in [false, true] {
             for ms in [false, true] {
                 let o = Options::new()
-                    .timestamp("2018-01-01T00:00:00.123Z")
+                    .at("2018-01-01T00:00:00.123Z")
                     .random(random)
                     .reverse(reverse)
                     .millisecond(ms);

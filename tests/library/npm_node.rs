@@ -18,10 +18,10 @@ fn ours(name: &str, ms: u64) -> (String, usize) {
         "idmsr" => kuuid::idmsr_at(t).unwrap().into(),
         "ids" => kuuid::ids_at(t).unwrap().into(),
         "idsr" => kuuid::idsr_at(t).unwrap().into(),
-        "prefix" => return (kuuid::try_prefix(t).unwrap().to_string(), 8),
-        "prefixms" => return (kuuid::try_prefixms(t).unwrap().to_string(), 8),
-        "prefixReverse" => return (kuuid::try_prefix_reverse(t).unwrap().to_string(), 8),
-        "prefixReverseMs" => return (kuuid::try_prefix_reverse_ms(t).unwrap().to_string(), 8),
+        "prefix" => return (kuuid::prefix_at(t).unwrap().to_string(), 8),
+        "prefixms" => return (kuuid::prefixms_at(t).unwrap().to_string(), 8),
+        "prefixReverse" => return (kuuid::prefix_reverse_at(t).unwrap().to_string(), 8),
+        "prefixReverseMs" => return (kuuid::prefix_reverse_ms_at(t).unwrap().to_string(), 8),
         other => panic!("no such npm function {other}"),
     };
     (id.prefix().to_string(), id.as_str().len())

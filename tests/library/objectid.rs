@@ -40,7 +40,7 @@ fn timestamps_are_unsigned_32_bit_seconds() {
 #[test]
 fn counter_adds_one_and_text_round_trips() {
     let mut ids = vec![ObjectId::default(); 1000];
-    kuuid::fill_object_ids(&mut ids);
+    kuuid::fill_object_id(&mut ids);
     let counter = |id: &ObjectId| {
         let b = id.as_bytes();
         u32::from_be_bytes([0, b[9], b[10], b[11]])
@@ -81,7 +81,7 @@ fn two_threads_never_repeat() {
         let a = s.spawn(|| (0..N).map(|_| kuuid::object_id()).collect::<Vec<_>>());
         let b = s.spawn(|| {
             let mut ids = vec![ObjectId::default(); N];
-            kuuid::fill_object_ids(&mut ids);
+            kuuid::fill_object_id(&mut ids);
             ids
         });
         (a.join().unwrap(), b.join().unwrap())

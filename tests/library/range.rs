@@ -13,7 +13,7 @@ const LAYOUTS: [Layout; 4] = [
 
 fn mint(layout: Layout, t: u64, groups: usize) -> AnyKuuid {
     Options::new()
-        .timestamp(t)
+        .at(t)
         .millisecond(layout.precision == kuuid::Precision::Millis)
         .reverse(layout.order == kuuid::Order::Reverse)
         .random(groups)

@@ -91,7 +91,7 @@ fn the_key_order_is_mint_order() {
     let mut vs = vec![Uuid7::MIN; n];
     kuuid::fill_v7(&mut vs);
     let mut os = vec![ObjectId::default(); n];
-    kuuid::fill_object_ids(&mut os);
+    kuuid::fill_object_id(&mut os);
     // Inserted in a shuffled order, so the index does the sorting.
     let shuffled = |len: usize| {
         let mut idx: Vec<usize> = (0..len).collect();

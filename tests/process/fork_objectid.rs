@@ -44,8 +44,8 @@ fn the_process_word_counts_on_and_reseed_moves_it() {
     let state = |id: &ObjectId| u64::from_be_bytes(id.as_bytes()[4..12].try_into().unwrap());
     let mut a = vec![ObjectId::default(); 16 * 256];
     let mut b = vec![ObjectId::default(); 16 * 256];
-    kuuid::fill_object_ids(&mut a);
-    kuuid::fill_object_ids(&mut b);
+    kuuid::fill_object_id(&mut a);
+    kuuid::fill_object_id(&mut b);
     for (name, ids) in [("first fill", &a), ("second fill", &b)] {
         for (i, w) in ids.windows(2).enumerate() {
             let (x, y) = (state(&w[0]), state(&w[1]));
@@ -84,7 +84,7 @@ fn the_process_word_counts_on_and_reseed_moves_it() {
     let last = state(&b[b.len() - 1]);
     kuuid::reseed();
     let mut c = vec![ObjectId::default(); 1];
-    kuuid::fill_object_ids(&mut c);
+    kuuid::fill_object_id(&mut c);
     // A fresh 64-bit value: within 2^40 above the old one by chance once
     // in 2^24 runs; counting on from it would be a distance of 1.
     assert!(

@@ -150,7 +150,7 @@ fn object_id_counter_wraps() {
     let now = kuuid::Timestamp::now().as_millis();
     kuuid::__test_hooks::freeze(Some(now));
     let mut ids = vec![kuuid::ObjectId::default(); (1 << 24) + 2048];
-    kuuid::fill_object_ids(&mut ids);
+    kuuid::fill_object_id(&mut ids);
     ids.extend((0..2048).map(|_| kuuid::object_id()));
     kuuid::__test_hooks::freeze(None);
     let second = ids[0].timestamp().as_secs();

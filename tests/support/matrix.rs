@@ -34,7 +34,7 @@ pub enum Source {
     V7,
     /// A `V7Generator` per thread.
     V7Generator,
-    /// `kuuid::object_id()`; bulk: `kuuid::fill_object_ids`.
+    /// `kuuid::object_id()`; bulk: `kuuid::fill_object_id`.
     ObjectId,
     /// CouchDB's `/_uuids` algorithms (`utc_id` with one suffix per process:
     /// it is unique per suffix, as CouchDB's is per node).
@@ -320,7 +320,7 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
         }
         Source::ObjectId => {
             let mut ids = vec![ObjectId::default(); n];
-            kuuid::fill_object_ids(&mut ids);
+            kuuid::fill_object_id(&mut ids);
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }
         Source::Couch(a) => couch(a)

@@ -372,7 +372,7 @@ impl Bench {
         let mut oids = vec![ObjectId::default(); n];
         let mut oid_text = vec![[0u8; 24]; n];
         let t = stats(rounds, || {
-            kuuid::fill_object_ids(&mut oids);
+            kuuid::fill_object_id(&mut oids);
             ObjectId::encode_hex_many(&oids, &mut oid_text);
             black_box(&oid_text);
         });

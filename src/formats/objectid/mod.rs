@@ -153,7 +153,7 @@ impl ObjectId {
     ///
     /// ```
     /// let mut ids = [kuuid::ObjectId::default(); 100];
-    /// kuuid::fill_object_ids(&mut ids);
+    /// kuuid::fill_object_id(&mut ids);
     /// let mut text = [[0u8; 24]; 100];
     /// assert_eq!(kuuid::ObjectId::encode_hex_many(&ids, &mut text), 100);
     /// assert_eq!(text[7], *ids[7].to_string().as_bytes());

@@ -1,7 +1,7 @@
 //! [`V7Generator`]: UUIDv7s for one owner, from blocks of the process's
 //! sequence.
 
-use super::sequence::{claim_now, fill_now, from_sequence, write_run};
+use super::state::{claim_now, fill_now, from_sequence, write_run};
 use super::{COUNTER_BITS, Uuid7, at};
 use crate::rng::fork::Tagged;
 use crate::time::TimeError;

@@ -4,7 +4,7 @@
 
 mod generator;
 mod parse;
-mod sequence;
+mod state;
 
 use std::fmt;
 
@@ -15,8 +15,8 @@ use crate::time::{IntoTimestamp, TimeError, TimeField, Timestamp};
 
 pub use generator::V7Generator;
 #[cfg(loom)]
-pub use sequence::claim;
-pub(crate) use sequence::{claim_now_on, fill_now, now};
+pub use state::claim;
+pub(crate) use state::{claim_now_on, fill_now, now};
 
 /// Bits of the counter: 12 in `rand_a` and 10 at the top of `rand_b`.
 pub(crate) const COUNTER_BITS: u32 = 22;

@@ -1,0 +1,18 @@
+//! The OS interface: the cheap clocks and the words a forked child must not
+//! inherit. The crate's other `unsafe` blocks, each with its `SAFETY`
+//! comment: SIMD (`engine/`, `rng/aes_ctr/`, `rng/chacha.rs`, `rng/fast.rs`,
+//! `order/word.rs`), the per-thread state's slot (`local.rs`), the bulk
+//! fill's byte view of its ids (`id/mod.rs`), the SQLite stores' fork
+//! handlers (`sequence/sqlite/fork.rs`) and the thread CPU clock their
+//! wait reads (`sequence/wait.rs`); tests also call `fork` and `waitpid`.
+
+mod clock;
+mod process_words;
+pub(crate) mod test_clock;
+
+pub(crate) use clock::{coarse_millis, unix_micros, unix_millis, unix_secs};
+#[cfg(feature = "__test-hooks")]
+pub(crate) use process_words::disable_fork_guard;
+#[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
+pub(crate) use process_words::fork_guard_disabled;
+pub(crate) use process_words::{fork_word, process_words};
