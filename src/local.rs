@@ -37,8 +37,8 @@ struct Slot {
     busy: Cell<bool>,
     /// Inline, not boxed: addressed straight from the thread pointer, the
     /// batch position's store knows its address early. Boxed (two
-    /// instructions fewer an id) `id()` was 0.1-0.3 ns slower in the peer
-    /// bench, and 2x slower in a scratch loop.
+    /// instructions fewer an id) `id()` measured slower (docs/performance.md,
+    /// "Measurements behind the code").
     state: UnsafeCell<Option<Local>>,
 }
 

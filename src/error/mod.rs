@@ -1,5 +1,11 @@
 //! The crate's umbrella error: every error kuuid returns converts into it,
 //! so one `?` carries any of them into a function returning [`Error`].
+//!
+//! Names: a module's error for all its calls is that module's `Error`
+//! (`kuuid::Error`, `couch::Error`, `sequence::Error`); an error of one
+//! kind of input or one failure is `<What>Error` (`ParseError`,
+//! `OrderKeyError`, `CopiedCountersError`). `sequence::LayoutMismatch` is
+//! the one left to rename (with `sequence::Layout` itself, issue 44).
 
 use std::fmt;
 use std::sync::Arc;
@@ -23,7 +29,7 @@ use crate::time::TimeError;
 /// alike. A counter's own errors (`RenderError`, `LayoutMismatch`,
 /// `LayoutParseError`) arrive as the [`sequence::Error`] they become; the
 /// store errors a `sequence::Error::Store` holds (a database's,
-/// `SchemaError`, `CopiedCounters`) stay inside it, for `downcast_ref`;
+/// `SchemaError`, `CopiedCountersError`) stay inside it, for `downcast_ref`;
 /// `sequence::retry::RetryError<E>` holds your own insert's error `E` and
 /// is yours to convert.
 ///

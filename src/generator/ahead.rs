@@ -108,7 +108,7 @@ impl LookAhead {
 
     /// [`LookAhead::draw`] of a fixed `G` words, for the monotonic path and
     /// the per-thread single values: sharing `draw`'s slice form measured
-    /// 1.2-1.4 ns slower per id (plain loop, A/B), 4 ns per couch id.
+    /// slower (docs/performance.md, "Measurements behind the code").
     #[inline]
     pub(crate) fn draw_array<const G: usize>(
         &mut self,

@@ -221,8 +221,8 @@ impl<const LEN: usize> Id<LEN> {
     /// The id as text.
     ///
     /// Each call checks the bytes as UTF-8 (no `unsafe` for text: the
-    /// crate keeps it to SIMD, OS calls and two audited spots): about 60 instructions, about 3 ns on a
-    /// Zen 4 (`cargo bench --bench hot_path -- 'single/kuuid::id'`), a third
+    /// crate keeps it to SIMD, OS calls and the two spots `src/sys/mod.rs`
+    /// lists): about 60 instructions, about 3 ns on a Zen 4 (`cargo bench --bench hot_path -- 'single/kuuid::id'`), a third
     /// of a [`crate::id`]. Where bytes do, as when writing to a socket or a
     /// buffer, [`as_bytes`](Self::as_bytes) is free.
     ///

@@ -157,8 +157,8 @@ pub(crate) const INLINE: usize = 22;
 /// the value as a register pair. A key inline in a 24-byte buffer (the
 /// layout before) was written with 1-, 8- and 4-byte stores and copied by
 /// its caller with a 16-byte load, which cannot take its bytes from
-/// narrower stores still in flight and waits for them (3.4 ns of
-/// `key_between`'s 12.4 in a scratch loop over the bench's pairs).
+/// narrower stores still in flight and waits for them (docs/performance.md,
+/// "Measurements behind the code").
 #[derive(Clone)]
 enum Text {
     L2(u64),

@@ -13,7 +13,7 @@ use super::layout::{Layout, LayoutMismatch, Row};
 ///
 /// The counters belong to the process that made them: in a forked child,
 /// or after [`kuuid::reseed`](crate::reseed) (a restored copy of the
-/// process), a lease fails with [`CopiedCounters`], because the copy's
+/// process), a lease fails with [`CopiedCountersError`], because the copy's
 /// counters would hand out the values the original hands out. After a
 /// `reseed()` they refuse for good, in that same process too (it cannot
 /// tell whether it is the original): make new counters.
@@ -92,13 +92,13 @@ impl MemoryCounters {
 /// (a forked child, or after [`kuuid::reseed`](crate::reseed)).
 ///
 /// ```
-/// let e = kuuid::sequence::CopiedCounters;
+/// let e = kuuid::sequence::CopiedCountersError;
 /// assert!(e.to_string().contains("forked child"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CopiedCounters;
+pub struct CopiedCountersError;
 
-impl std::fmt::Display for CopiedCounters {
+impl std::fmt::Display for CopiedCountersError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(
             "in-memory counters belong to the process that made them; this is a forked child or a restored copy (kuuid::reseed), whose copy would repeat the original's values",
@@ -106,7 +106,17 @@ impl std::fmt::Display for CopiedCounters {
     }
 }
 
-impl std::error::Error for CopiedCounters {}
+impl std::error::Error for CopiedCountersError {}
+
+/// [`CopiedCountersError`] under its old name (every error type's name
+/// ends in `Error` now).
+#[deprecated(note = "renamed: `CopiedCountersError`")]
+pub type CopiedCounters = CopiedCountersError;
+
+/// [`CopiedCountersError`]'s value under its old name.
+#[deprecated(note = "renamed: `CopiedCountersError`")]
+#[allow(non_upper_case_globals)]
+pub const CopiedCounters: CopiedCountersError = CopiedCountersError;
 
 impl CounterStore for MemoryCounters {
     fn advance(
@@ -117,7 +127,7 @@ impl CounterStore for MemoryCounters {
         limit: u64,
     ) -> Result<Option<u64>, BoxError> {
         if self.is_copy() {
-            return Err(Box::new(CopiedCounters));
+            return Err(Box::new(CopiedCountersError));
         }
         let mut state = self.lock();
         match state.layouts.get(row.name) {

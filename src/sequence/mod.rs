@@ -67,7 +67,9 @@ pub use error::{BoxError, Error, SchemaError};
 #[doc(hidden)]
 pub use fork_gate::{Entry, ForkGate, Poisoned, Registered};
 pub use layout::{Layout, LayoutMismatch, LayoutParseError, Row};
-pub use memory::{CopiedCounters, MemoryCounters};
+#[allow(deprecated)]
+pub use memory::CopiedCounters;
+pub use memory::{CopiedCountersError, MemoryCounters};
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_STATEMENT_TIMEOUT, PostgresCounters};
 pub use source::BlockSource;

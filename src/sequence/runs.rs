@@ -2,12 +2,11 @@
 //! storage (std `thread_local!`), tagged with the process token it was
 //! claimed under so that a forked child never reuses its parent's.
 //!
-//! Not the `thread_local` crate, used here until stop 35: it numbers
-//! threads under one process-wide mutex, taken at each thread's first use
-//! and at its exit. A fork while another thread held it left the child
-//! that mutex locked, and the child's first value on a new thread waited
-//! forever (a stress loop of 8000 forks beside threads that start, take a
-//! value and exit: one child hung in `thread_id::get_slow`).
+//! Not the `thread_local` crate: it numbers threads under one process-wide
+//! mutex, taken at each thread's first use and at its exit, and a fork
+//! while another thread holds it leaves the child that mutex locked, so the
+//! child's first value on a new thread waits forever (docs/performance.md,
+//! "Measurements behind the code").
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -108,3 +108,12 @@ fn a_kept_time_past_the_new_layouts_range_is_an_error() {
     }));
     assert!(panicked.is_err());
 }
+
+/// `CopiedCounters` (a unit struct) answers as a type and as a value.
+#[test]
+fn the_old_copied_counters_name_is_the_same_error() {
+    use kuuid::sequence::{CopiedCounters, CopiedCountersError};
+    let boxed: Box<dyn std::error::Error> = Box::new(CopiedCountersError);
+    assert!(boxed.downcast_ref::<CopiedCounters>().is_some());
+    assert_eq!(CopiedCounters, CopiedCountersError);
+}

@@ -332,10 +332,10 @@ fn forks_while_another_thread_leases_from_sqlite_never_hang_the_child() {
 /// Forks while another thread leases from `MemoryCounters` without a
 /// pause, so the map's lock is often held at the fork: each child reads
 /// and leases the copied counters, and must be refused at once (`get`
-/// `None`, the lease `CopiedCounters`), never wait on the lock.
+/// `None`, the lease `CopiedCountersError`), never wait on the lock.
 #[test]
 fn forks_while_another_thread_leases_from_memory_never_hang_the_child() {
-    use kuuid::sequence::{BlockSource, CopiedCounters, MemoryCounters};
+    use kuuid::sequence::{BlockSource, CopiedCountersError, MemoryCounters};
     let _one_at_a_time = crate::common::serial();
     let store = Arc::new(MemoryCounters::new());
     let counter = Counter::new(store.clone(), "hammer");
@@ -348,7 +348,7 @@ fn forks_while_another_thread_leases_from_memory_never_hang_the_child() {
         || {
             let copied = Counter::new(store.clone(), "hammer").lease(1);
             let refused = matches!(&copied, Err(kuuid::sequence::Error::Store(e))
-                if e.is::<CopiedCounters>());
+                if e.is::<CopiedCountersError>());
             store.get("hammer").is_none() && refused
         },
     );

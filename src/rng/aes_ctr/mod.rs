@@ -2,12 +2,11 @@
 //! instructions: block `i` is `AES_k(counter + i || nonce)`.
 //!
 //! The counter blocks are made and encrypted in registers and each result is
-//! stored once, into the caller's buffer (`x86_64.rs`, `aarch64.rs`). Until
-//! stop 35 the stream came from the `aes` crate's `encrypt_blocks` over
-//! counter blocks written to memory first; that crate loads and stores each
-//! batch through arrays, which took about as long as the rounds (perf, an
-//! `id()` loop on Zen 4: the array plumbing 12 % of the time, the rounds 9 %).
-//! The `aes` crate stays the reference the tests compare with.
+//! stored once, into the caller's buffer (`x86_64.rs`, `aarch64.rs`): the
+//! `aes` crate's `encrypt_blocks` loads and stores each batch through
+//! arrays, which costs about as much as the rounds (docs/performance.md,
+//! "Measurements behind the code"). The `aes` crate stays the reference the
+//! tests compare with.
 
 // The portable schedule: aarch64's (no key-schedule instruction), and on
 // x86-64 the reference the AES-NI schedule is tested against.
