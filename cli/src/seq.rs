@@ -266,7 +266,7 @@ fn through_a_sequence(
 /// database or the machine (exit 1).
 fn failure(e: Error) -> Failure {
     match e {
-        Error::Length { .. } | Error::Layout(_) => Failure::Usage(e.to_string()),
+        Error::Length { .. } | Error::Sharding(_) => Failure::Usage(e.to_string()),
         // A server's message can run over lines (HINT, DETAIL): one line.
         e => Failure::Io(io::Error::other(e.to_string().replace('\n', " "))),
     }

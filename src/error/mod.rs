@@ -4,8 +4,8 @@
 //! Names: a module's error for all its calls is that module's `Error`
 //! (`kuuid::Error`, `couch::Error`, `sequence::Error`); an error of one
 //! kind of input or one failure is `<What>Error` (`ParseError`,
-//! `OrderKeyError`, `CopiedCountersError`). `sequence::LayoutMismatch` is
-//! the one left to rename (with `sequence::Layout` itself, issue 44).
+//! `OrderKeyError`, `sequence::CopiedCountersError`,
+//! `sequence::ShardingMismatchError`).
 
 use std::fmt;
 use std::sync::Arc;
@@ -19,15 +19,15 @@ use crate::engine::{EngineError, IsaError};
 
 use crate::parse::{ManyError, ObjectIdParseError, ParseError, UuidParseError};
 use crate::sequence::error as sequence;
-use crate::sequence::layout::{LayoutMismatch, LayoutParseError};
 use crate::sequence::render::RenderError;
+use crate::sequence::sharding::{ShardingMismatchError, ShardingParseError};
 use crate::time::TimeError;
 
 /// Any error from kuuid; each variant says what and where. Every error a
 /// kuuid call returns converts into it (`From`), so `?` takes a parse, a
 /// time, a CouchDB id, an order key, a counter's or an engine path's error
-/// alike. A counter's own errors (`RenderError`, `LayoutMismatch`,
-/// `LayoutParseError`) arrive as the [`sequence::Error`] they become; the
+/// alike. A counter's own errors (`RenderError`, `ShardingMismatchError`,
+/// `ShardingParseError`) arrive as the [`sequence::Error`] they become; the
 /// store errors a `sequence::Error::Store` holds (a database's,
 /// `SchemaError`, `CopiedCountersError`) stay inside it, for `downcast_ref`;
 /// `sequence::retry::RetryError<E>` holds your own insert's error `E` and
@@ -305,4 +305,4 @@ macro_rules! from_sequence {
     )*};
 }
 
-from_sequence!(RenderError, LayoutMismatch, LayoutParseError);
+from_sequence!(RenderError, ShardingMismatchError, ShardingParseError);

@@ -3,31 +3,32 @@
 //! documents").
 
 use super::error::{BoxError, Error};
-use super::layout::{Layout, Row};
+use super::sharding::{Row, Sharding};
 use super::source::BlockSource;
 
 /// Named counters kept durably: the one operation every block source
 /// needs from its database.
 ///
-/// A counter is made with a [`Layout`] (one row, or shards each owning a
+/// A counter is made with a [`Sharding`] (one row, or shards each owning a
 /// range) that the store records with it; a lease that names another
-/// layout is refused with [`LayoutMismatch`](super::LayoutMismatch), because the same name read
-/// with another layout hands out values again.
+/// sharding is refused with
+/// [`ShardingMismatchError`](super::ShardingMismatchError), because the
+/// same name read with another sharding hands out values again.
 ///
 /// ```
-/// use kuuid::sequence::{CounterStore, Layout, MemoryCounters, Row};
+/// use kuuid::sequence::{CounterStore, Sharding, MemoryCounters, Row};
 /// let m = MemoryCounters::new();
 /// let row = Row::single("n");
 /// assert_eq!(m.advance(row, 100, 10, 1000).unwrap(), Some(100));
 /// assert_eq!(m.advance(row, 100, 10, 1000).unwrap(), Some(110));
 /// assert_eq!(m.advance(row, 100, 900, 1000).unwrap(), None);
-/// let other = Row { name: "n", shard: 0, layout: Layout::Sharded { shards: 2, range: 10 } };
+/// let other = Row { name: "n", shard: 0, sharding: Sharding::Sharded { shards: 2, range: 10 } };
 /// assert!(m.advance(other, 1, 1, 11).is_err());
 /// ```
 pub trait CounterStore: Send + Sync + 'static {
     /// Atomically and durably, in one step: checks that counter
-    /// `row.name` was made with `row.layout` (recording it if the counter
-    /// is new, and failing with [`LayoutMismatch`](super::LayoutMismatch) if it was made with
+    /// `row.name` was made with `row.sharding` (recording it if the counter
+    /// is new, and failing with [`ShardingMismatchError`](super::ShardingMismatchError) if it was made with
     /// another); creates row `row.shard` at `first` if it does not exist;
     /// then, if `next + len <= limit`, moves it to `next + len` and returns
     /// the old `next`, and otherwise leaves it and returns `None`.
@@ -170,9 +171,9 @@ fn check(len: u64, limit: u64, first: u64, max: u64) -> Result<(), Error> {
 /// row picked at random, so writers spread over the rows instead of
 /// queueing on one. A row never leases past its range: when its range is
 /// used up the lease moves to the next row, and when every row's is, it
-/// fails with [`Error::Exhausted`]. The layout (shards and range) is
-/// recorded with the counter: the same name with another layout is
-/// refused ([`Error::Layout`]).
+/// fails with [`Error::Exhausted`]. The sharding (shards and range) is
+/// recorded with the counter: the same name with another sharding is
+/// refused ([`Error::Sharding`]).
 ///
 /// Values are unique across all rows, but blocks from different rows
 /// interleave, so a [`Sequence`](super::Sequence) over a sharded counter
@@ -218,12 +219,18 @@ impl<C: CounterStore> ShardedCounter<C> {
         &self.store
     }
 
-    /// The layout recorded with the counter.
-    pub fn layout(&self) -> Layout {
-        Layout::Sharded {
+    /// The sharding recorded with the counter.
+    pub fn sharding(&self) -> Sharding {
+        Sharding::Sharded {
             shards: self.shards,
             range: self.range,
         }
+    }
+
+    /// [`ShardedCounter::sharding`] under its old name.
+    #[deprecated(note = "renamed: `sharding` (`Layout` is the id prefix's)")]
+    pub fn layout(&self) -> Sharding {
+        self.sharding()
     }
 
     /// The row that owns `value`.
@@ -254,7 +261,7 @@ impl<C: CounterStore> BlockSource for ShardedCounter<C> {
                 max: self.range,
             });
         }
-        let layout = self.layout();
+        let sharding = self.sharding();
         let start = super::error::os_u64()? % self.shards;
         for step in 0..self.shards {
             let shard = (start + step) % self.shards;
@@ -262,7 +269,7 @@ impl<C: CounterStore> BlockSource for ShardedCounter<C> {
             let row = Row {
                 name: &self.name,
                 shard,
-                layout,
+                sharding,
             };
             if let Some(v) = self
                 .store

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use super::layout::{LayoutMismatch, LayoutParseError};
 use super::render;
+use super::sharding::{ShardingMismatchError, ShardingParseError};
 
 /// The error a database driver's failure is wrapped in.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -25,8 +25,8 @@ pub enum Error {
         /// The first value the counter may not reach.
         limit: u64,
     },
-    /// The counter was made with another layout than the source asks for.
-    Layout(LayoutMismatch),
+    /// The counter was made with another sharding than the source asks for.
+    Sharding(ShardingMismatchError),
     /// The block source panicked while leasing; the block it was leasing is
     /// never handed out, and the next lease tries again.
     Panicked(String),
@@ -45,8 +45,8 @@ pub enum Error {
     /// A copy that needs counters is made when no lease is in flight, or
     /// uses PostgreSQL.
     CopiedMidCall,
-    /// Text that is not a counter layout.
-    LayoutText(LayoutParseError),
+    /// Text that is not a counter's sharding.
+    ShardingText(ShardingParseError),
     /// A block length or range the source cannot hold (0, or past what
     /// the store's integers take).
     Length {
@@ -91,8 +91,8 @@ impl fmt::Display for Error {
                 Ok(())
             }
             Error::Random(e) => write!(f, "random generator: {e}"),
-            Error::Layout(e) => e.fmt(f),
-            Error::LayoutText(e) => e.fmt(f),
+            Error::Sharding(e) => e.fmt(f),
+            Error::ShardingText(e) => e.fmt(f),
             Error::Panicked(what) => write!(f, "the block source panicked while leasing: {what}"),
             Error::Render(e) => e.fmt(f),
             Error::Exhausted { name, len, limit } => write!(
@@ -119,21 +119,21 @@ impl std::error::Error for Error {
         match self {
             Error::Random(_) => None,
             Error::Render(e) => e.source(),
-            Error::Layout(e) => e.source(),
+            Error::Sharding(e) => e.source(),
             _ => None,
         }
     }
 }
 
 impl Error {
-    /// A store's error as the sequence's: a layout mismatch is its own
+    /// A store's error as the sequence's: a sharding mismatch is its own
     /// variant, a sequence error boxed by a store is itself, the rest are
     /// the store's.
     pub(super) fn from_store(e: BoxError) -> Error {
         match e.downcast::<Error>() {
             Ok(e) => *e,
-            Err(e) => match e.downcast::<LayoutMismatch>() {
-                Ok(m) => Error::Layout(*m),
+            Err(e) => match e.downcast::<ShardingMismatchError>() {
+                Ok(m) => Error::Sharding(*m),
                 Err(e) => Error::Store(e),
             },
         }
@@ -158,15 +158,15 @@ pub(crate) fn os_u64() -> Result<u64, Error> {
     getrandom::u64().map_err(|e| Error::Random(e.to_string()))
 }
 
-impl From<LayoutMismatch> for Error {
-    fn from(e: LayoutMismatch) -> Self {
-        Error::Layout(e)
+impl From<ShardingMismatchError> for Error {
+    fn from(e: ShardingMismatchError) -> Self {
+        Error::Sharding(e)
     }
 }
 
-impl From<LayoutParseError> for Error {
-    fn from(e: LayoutParseError) -> Self {
-        Error::LayoutText(e)
+impl From<ShardingParseError> for Error {
+    fn from(e: ShardingParseError) -> Self {
+        Error::ShardingText(e)
     }
 }
 

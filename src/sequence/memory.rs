@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use super::counter::CounterStore;
 use super::error::BoxError;
-use super::layout::{Layout, LayoutMismatch, Row};
+use super::sharding::{Row, Sharding, ShardingMismatchError};
 
 /// Counters in a map behind a mutex (taken once per lease, not per value).
 /// Nothing survives the process: a new one starts every counter afresh.
@@ -33,8 +33,8 @@ pub struct MemoryCounters {
 
 #[derive(Debug, Default)]
 struct State {
-    /// Each counter's layout.
-    layouts: HashMap<String, Layout>,
+    /// Each counter's sharding.
+    shardings: HashMap<String, Sharding>,
     /// Each row's next value, by counter and shard.
     next: HashMap<(String, u64), u64>,
 }
@@ -130,17 +130,17 @@ impl CounterStore for MemoryCounters {
             return Err(Box::new(CopiedCountersError));
         }
         let mut state = self.lock();
-        match state.layouts.get(row.name) {
-            Some(&l) if l != row.layout => {
-                return Err(Box::new(LayoutMismatch {
+        match state.shardings.get(row.name) {
+            Some(&l) if l != row.sharding => {
+                return Err(Box::new(ShardingMismatchError {
                     name: row.name.to_owned(),
                     stored: l.to_string(),
-                    requested: row.layout,
+                    requested: row.sharding,
                 }));
             }
             Some(_) => {}
             None => {
-                state.layouts.insert(row.name.to_owned(), row.layout);
+                state.shardings.insert(row.name.to_owned(), row.sharding);
             }
         }
         let next = state

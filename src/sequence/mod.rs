@@ -44,13 +44,13 @@ mod counter;
 pub(crate) mod error;
 #[cfg(any(loom, feature = "rusqlite", feature = "rusqlite-system"))]
 mod fork_gate;
-pub(crate) mod layout;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
 pub mod render;
 pub mod retry;
 mod runs;
+pub(crate) mod sharding;
 mod source;
 #[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
 mod sqlite;
@@ -66,12 +66,14 @@ pub use error::{BoxError, Error, SchemaError};
 #[cfg(loom)]
 #[doc(hidden)]
 pub use fork_gate::{Entry, ForkGate, Poisoned, Registered};
-pub use layout::{Layout, LayoutMismatch, LayoutParseError, Row};
 #[allow(deprecated)]
 pub use memory::CopiedCounters;
 pub use memory::{CopiedCountersError, MemoryCounters};
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_STATEMENT_TIMEOUT, PostgresCounters};
+#[allow(deprecated)]
+pub use sharding::{Layout, LayoutMismatch, LayoutParseError};
+pub use sharding::{Row, Sharding, ShardingMismatchError, ShardingParseError};
 pub use source::BlockSource;
 #[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
 pub use sqlite::SqliteCounters;

@@ -531,7 +531,11 @@ fn every_public_error_converts_into_the_umbrella() {
         into("mmx".parse::<kuuid::engine::Isa>().unwrap_err()),
         into(Kuuid::parse_many(&[b'!'; 32], 32, &mut [Kuuid::default()]).unwrap_err()),
         into(kuuid::sequence::Error::CopiedMidCall),
-        into("sharded 4".parse::<kuuid::sequence::Layout>().unwrap_err()),
+        into(
+            "sharded 4"
+                .parse::<kuuid::sequence::Sharding>()
+                .unwrap_err(),
+        ),
         into(kuuid::sequence::render::encode_decimal(1000, 2, &mut [0u8; 20]).unwrap_err()),
         into("0".parse::<Kuuid>().unwrap_err()),
         into(TimeError::BeforeEpoch),

@@ -117,3 +117,38 @@ fn the_old_copied_counters_name_is_the_same_error() {
     assert!(boxed.downcast_ref::<CopiedCounters>().is_some());
     assert_eq!(CopiedCounters, CopiedCountersError);
 }
+
+/// `sequence::Layout` and its errors under their old names are the
+/// `Sharding` types; `ShardedCounter::layout` is `sharding`.
+#[test]
+fn the_old_counter_layout_names_are_the_sharding_ones() {
+    use kuuid::sequence::{
+        Layout, LayoutMismatch, LayoutParseError, MemoryCounters, ShardedCounter, Sharding,
+        ShardingMismatchError, ShardingParseError,
+    };
+    let old: Layout = "sharded 2x10".parse().unwrap();
+    let new: Sharding = "sharded 2x10".parse().unwrap();
+    assert_eq!(old, new);
+    let e: LayoutParseError = "nope".parse::<Layout>().unwrap_err();
+    assert_eq!(
+        e,
+        ShardingParseError {
+            found: "nope".into()
+        }
+    );
+    let m: LayoutMismatch = ShardingMismatchError {
+        name: "n".into(),
+        stored: "single".into(),
+        requested: Sharding::Single,
+    };
+    assert!(m.to_string().contains("single"));
+    let c = ShardedCounter::new(MemoryCounters::new(), "n", 2, 10).unwrap();
+    assert_eq!(c.layout(), c.sharding());
+    assert_eq!(
+        c.sharding(),
+        Sharding::Sharded {
+            shards: 2,
+            range: 10
+        }
+    );
+}

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use kuuid::sequence::{
-    BlockSource, Counter, CounterStore, Error, Layout, MemoryCounters, Sequence, ShardedCounter,
+    BlockSource, Counter, CounterStore, Error, MemoryCounters, Sequence, ShardedCounter, Sharding,
 };
 
 /// A unique name for this run (the PostgreSQL table outlives it).
@@ -29,16 +29,16 @@ fn one_name_one_layout(store: Arc<dyn CounterStore>) {
     assert_eq!(first, [1, 2, 3]);
     let sharded = ShardedCounter::new(store.clone(), &*name, 1, 1_000_000).unwrap();
     match sharded.lease(1) {
-        Err(Error::Layout(m)) => {
+        Err(Error::Sharding(m)) => {
             assert_eq!(m.stored, "single");
             assert_eq!(
                 m.requested,
-                Layout::Sharded {
+                Sharding::Sharded {
                     shards: 1,
                     range: 1_000_000
                 }
             );
-            let text = Error::Layout(m).to_string();
+            let text = Error::Sharding(m).to_string();
             assert!(
                 text.contains("single") && text.contains("sharded 1x1000000"),
                 "{text}"
@@ -51,11 +51,11 @@ fn one_name_one_layout(store: Arc<dyn CounterStore>) {
     let a = ShardedCounter::new(store.clone(), &*name, 2, 1000).unwrap();
     a.lease(10).unwrap();
     let b = ShardedCounter::new(store.clone(), &*name, 2, 5000).unwrap();
-    assert!(matches!(b.lease(10), Err(Error::Layout(_))));
+    assert!(matches!(b.lease(10), Err(Error::Sharding(_))));
     let c = ShardedCounter::new(store, &*name, 4, 1000).unwrap();
     for _ in 0..20 {
         // Whichever row the lease picks first.
-        assert!(matches!(c.lease(10), Err(Error::Layout(_))));
+        assert!(matches!(c.lease(10), Err(Error::Sharding(_))));
     }
 }
 

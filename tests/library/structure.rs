@@ -93,7 +93,7 @@ fn the_error_vocabulary_imports_only_lower_layers() {
             "crate::parse",
             "crate::time",
             "crate::sequence::error",
-            "crate::sequence::layout",
+            "crate::sequence::sharding",
             "crate::sequence::render",
         ],
     );

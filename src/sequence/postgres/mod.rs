@@ -11,7 +11,7 @@ use tokio_postgres::{CancelToken, Client, NoTls};
 use super::connection::PerProcess;
 use super::counter::CounterStore;
 use super::error::{BoxError, Error, SchemaError};
-use super::layout::{Layout, LayoutMismatch, Row};
+use super::sharding::{Row, Sharding, ShardingMismatchError};
 
 mod config;
 #[cfg(feature = "postgres-tls")]
@@ -40,9 +40,9 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 /// database, created if missing (so a role with only `SELECT, INSERT,
 /// UPDATE` on an existing table works; a table with other columns is
 /// refused at connect). Each counter has a row per shard, and a row at
-/// shard -1 that records its [`Layout`]. A lease is one `UPDATE ... SET
+/// shard -1 that records its [`Sharding`]. A lease is one `UPDATE ... SET
 /// next = next + len ... RETURNING` in autocommit (the rows are inserted
-/// first when missing, and the layout checked on the connection's first
+/// first when missing, and the sharding checked on the connection's first
 /// lease of the counter): the row lock serializes leases across processes,
 /// and the commit is durable (`synchronous_commit = on`, set on every
 /// connection) before the block is used.
@@ -118,13 +118,14 @@ type Cancel = Box<
 >;
 
 /// A connection on a one-thread runtime of its own, and the counters
-/// whose layout it has checked (a layout row never changes once written).
+/// whose sharding it has checked (the row recording it never changes once
+/// written).
 struct Conn {
     runtime: tokio::runtime::Runtime,
     /// Shared with the statement futures, which must not borrow `Conn`.
     client: Arc<Client>,
     cancel: Cancel,
-    checked: HashMap<String, Layout>,
+    checked: HashMap<String, Sharding>,
     /// A statement timed out: the connection's state is unknown.
     timed_out: bool,
 }
@@ -451,11 +452,11 @@ impl PostgresCounters {
             .map_err(|e| self.at(e))
     }
 
-    /// The layout recorded for `row.name` (recording `row.layout` if the
-    /// counter is new), checked against `row.layout`.
-    fn check_layout(&self, conn: &mut Conn, row: Row<'_>) -> Result<(), BoxError> {
+    /// The sharding recorded for `row.name` (recording `row.sharding` if the
+    /// counter is new), checked against `row.sharding`.
+    fn check_sharding(&self, conn: &mut Conn, row: Row<'_>) -> Result<(), BoxError> {
         let c = conn.client.clone();
-        let layout = row.layout.to_string();
+        let layout = row.sharding.to_string();
         self.wait(
             conn,
             c.execute(
@@ -472,10 +473,10 @@ impl PostgresCounters {
         )?;
         let stored: String = stored.try_get(0).map_err(|e| self.at(e))?;
         if stored != layout {
-            return Err(Box::new(LayoutMismatch {
+            return Err(Box::new(ShardingMismatchError {
                 name: row.name.to_owned(),
                 stored,
-                requested: row.layout,
+                requested: row.sharding,
             }));
         }
         Ok(())
@@ -490,9 +491,9 @@ impl PostgresCounters {
         len: i64,
         limit: i64,
     ) -> Result<Option<i64>, BoxError> {
-        if conn.checked.get(row.name) != Some(&row.layout) {
-            self.check_layout(conn, row)?;
-            conn.checked.insert(row.name.to_owned(), row.layout);
+        if conn.checked.get(row.name) != Some(&row.sharding) {
+            self.check_sharding(conn, row)?;
+            conn.checked.insert(row.name.to_owned(), row.sharding);
         }
         let old = self.lease(conn, row, len, limit)?;
         if old.is_some() {
@@ -501,7 +502,7 @@ impl PostgresCounters {
         // No row yet (or used up): create it if missing, then again.
         let c = conn.client.clone();
         let shard = row.shard as i64;
-        let layout = row.layout.to_string();
+        let layout = row.sharding.to_string();
         self.wait(
             conn,
             c.execute(

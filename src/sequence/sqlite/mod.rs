@@ -10,7 +10,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 
 use super::counter::CounterStore;
 use super::error::{BoxError, Error, SchemaError};
-use super::layout::{Layout, LayoutMismatch, Row};
+use super::sharding::{Row, Sharding, ShardingMismatchError};
 
 mod fork;
 
@@ -30,8 +30,8 @@ const COLUMNS: [(&str, &str); 4] = [
 /// INTEGER, layout TEXT, PRIMARY KEY (name, shard))` of a SQLite file,
 /// created if missing (an existing table with other columns is refused at
 /// open). Each counter has a row per shard, and a row at shard -1 that
-/// records its [`Layout`]. A lease is one `IMMEDIATE` transaction (insert
-/// the rows if missing, check the layout on the connection's first lease
+/// records its [`Sharding`]. A lease is one `IMMEDIATE` transaction (insert
+/// the rows if missing, check the sharding on the connection's first lease
 /// of the counter, then `UPDATE ... SET next = next + len ... RETURNING`),
 /// committed with `synchronous = FULL` (set on every connection) before the
 /// block is used. Processes sharing the file take turns (a busy timeout of
@@ -70,15 +70,15 @@ pub struct SqliteCounters {
 /// How long a call waits for another process's transaction by default.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A connection, the process that opened it, and the counters whose layout
-/// it has checked (a layout row never changes once written). Dropped, it
-/// leaks its connection: only [`Conn::close`], inside the fork gate, closes
+/// A connection, the process that opened it, and the counters whose
+/// sharding it has checked (the row recording it never changes once
+/// written). Dropped, it leaks its connection: only [`Conn::close`], inside the fork gate, closes
 /// one (a poisoned copy must never call SQLite).
 #[derive(Debug)]
 struct Conn {
     pid: u32,
     db: ManuallyDrop<Connection>,
-    checked: HashMap<String, Layout>,
+    checked: HashMap<String, Sharding>,
 }
 
 impl Conn {
@@ -263,10 +263,10 @@ fn lease(conn: &Connection, row: Row<'_>, len: i64, limit: i64) -> rusqlite::Res
     .optional()
 }
 
-/// The layout recorded for `row.name` (recording `row.layout` if the
-/// counter is new), checked against `row.layout`.
-fn check_layout(conn: &Connection, row: Row<'_>) -> Result<(), BoxError> {
-    let layout = row.layout.to_string();
+/// The sharding recorded for `row.name` (recording `row.sharding` if the
+/// counter is new), checked against `row.sharding`.
+fn check_sharding(conn: &Connection, row: Row<'_>) -> Result<(), BoxError> {
+    let layout = row.sharding.to_string();
     conn.execute(
         "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES (?1, -1, 0, ?2) ON CONFLICT (name, shard) DO NOTHING",
         (row.name, &layout),
@@ -277,10 +277,10 @@ fn check_layout(conn: &Connection, row: Row<'_>) -> Result<(), BoxError> {
         |r| r.get(0),
     )?;
     if stored != layout {
-        return Err(Box::new(LayoutMismatch {
+        return Err(Box::new(ShardingMismatchError {
             name: row.name.to_owned(),
             stored,
-            requested: row.layout,
+            requested: row.sharding,
         }));
     }
     Ok(())
@@ -300,22 +300,22 @@ impl CounterStore for SqliteCounters {
             let tx = conn
                 .db
                 .transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let known = conn.checked.get(row.name) == Some(&row.layout);
+            let known = conn.checked.get(row.name) == Some(&row.sharding);
             if !known {
-                check_layout(&tx, row)?;
+                check_sharding(&tx, row)?;
             }
             let mut old = lease(&tx, row, len, limit)?;
             if old.is_none() {
                 // No row yet (or used up): create it if missing, then again.
                 tx.execute(
                     "INSERT INTO kuuid_counters (name, shard, next, layout) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name, shard) DO NOTHING",
-                    (row.name, row.shard as i64, first, row.layout.to_string()),
+                    (row.name, row.shard as i64, first, row.sharding.to_string()),
                 )?;
                 old = lease(&tx, row, len, limit)?;
             }
             tx.commit()?;
             if !known {
-                conn.checked.insert(row.name.to_owned(), row.layout);
+                conn.checked.insert(row.name.to_owned(), row.sharding);
             }
             Ok(old)
         })
