@@ -101,6 +101,7 @@
 //! | `postgres` | `PostgresCounters` (libpq's parameters and environment, timeouts) |
 //! | `postgres-tls` | TLS for `PostgresCounters` with rustls (no OpenSSL) |
 //! | `sqlx-postgres`, `sqlx-sqlite` | sqlx `Type`/`Encode`/`Decode` |
+//! | `internals` | not for minting: the engine per path (`engine::encode_with`, ...), the clock's parts, for kuuid's own CLI, benches, fuzz targets and tests; no stability promise |
 //!
 //! # Guides
 //!
@@ -208,7 +209,9 @@ pub use functions::*;
 /// nonce, first counter as the engine reads them) with the first counter
 /// replaced by `counter`, drawn on `isa`'s path in requests of `sizes`
 /// words, concatenated. `None` where the CPU lacks AES instructions or the
-/// path. For `fuzz/fuzz_targets/aes_ctr.rs`; not part of the API.
+/// path. For `fuzz/fuzz_targets/aes_ctr.rs` (feature `internals`); not
+/// part of the API.
+#[cfg(feature = "internals")]
 #[doc(hidden)]
 pub fn __aes_ctr_stream(
     isa: engine::Isa,

@@ -4,11 +4,13 @@
 
 use std::sync::atomic::{AtomicPtr, Ordering};
 
+#[cfg(feature = "internals")]
+use super::IsaError;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 use super::aarch64;
 #[cfg(target_arch = "x86_64")]
 use super::x86_64;
-use super::{EngineError, GROUP_LEN, Isa, IsaError, PREFIX_LEN, batch_fits, isa, scalar};
+use super::{EngineError, GROUP_LEN, Isa, PREFIX_LEN, batch_fits, isa, scalar};
 
 /// Batch decoder of 4-group ids; returns how many leading ids were valid.
 /// Callers guarantee: `text` has `(count - 1) * stride + 32` readable bytes,
@@ -113,6 +115,7 @@ pub(crate) fn decode_ids(
     }
 }
 
+#[cfg(feature = "internals")]
 /// Decodes on a chosen path (for tests, fuzzing and benchmarks): validates
 /// `prefixes.len()` 32-character ids laid out every `stride` bytes, writes
 /// their prefix values and random words, and returns how many leading ids

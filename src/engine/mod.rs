@@ -1,12 +1,18 @@
 //! The base62 engine: turns prefix bytes and random words into id text, and
 //! id text back into words.
 //!
-//! Layout (after memchr's `src/arch/`): [`scalar`] is the reference every
+//! Layout (after memchr's `src/arch/`): `scalar` is the reference every
 //! other path is tested against; `x86_64/` holds the AVX2 and AVX-512 paths,
 //! `aarch64/` the NEON path. The hot entry points dispatch through atomic
 //! function pointers that start at a `detect` routine: the first call picks
 //! the best path this CPU has (or the one `KUUID_ISA` names) and stores it, so
 //! later calls are one relaxed load and an indirect call per batch.
+//!
+//! The per-path entry points (`encode_with`, `decode_with`, `hex_with`,
+//! `hex_one_by_one`, `scalar`) are for kuuid's own benches, fuzz targets,
+//! tests and `kuuid bench`: they sit behind feature `internals`, with no
+//! stability promise. [`Isa`] and the path a process
+//! runs ([`isa`]) are the public part.
 //!
 //! Data flows one way: `clock` and `layout` give the 8-byte prefix, `rng`
 //! gives the words, and this module writes text into the caller's memory.
@@ -21,11 +27,17 @@ mod bytes;
 mod decode;
 pub(crate) mod hex;
 mod isa;
+#[cfg(feature = "internals")]
+#[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 pub mod scalar;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
 pub(crate) use decode::decode_ids;
+#[cfg(feature = "internals")]
+#[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 pub use decode::decode_with;
 pub use isa::{Isa, IsaError, isa};
 
@@ -282,6 +294,8 @@ pub(crate) fn encode_ids(
     }
 }
 
+#[cfg(feature = "internals")]
+#[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 /// Encodes on a chosen path (for tests, fuzzing and benchmarks); the same
 /// contract as the internal batch encoder, checked.
 ///
@@ -318,6 +332,8 @@ pub fn encode_with(
     Ok(())
 }
 
+#[cfg(feature = "internals")]
+#[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 /// The texts the batch hex encoder writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HexShape {
@@ -330,6 +346,7 @@ pub enum HexShape {
     ObjectId,
 }
 
+#[cfg(feature = "internals")]
 impl HexShape {
     /// Bytes in and characters out per value.
     ///
@@ -345,6 +362,8 @@ impl HexShape {
     }
 }
 
+#[cfg(feature = "internals")]
+#[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 /// Hex-encodes the values packed in `src` into `out` (values and texts
 /// back to back) on a chosen path, for tests, fuzzing and benchmarks;
 /// returns how many. `src` must hold whole values and `out` room for their
@@ -385,6 +404,8 @@ pub fn hex_with(
     Ok(count)
 }
 
+#[cfg(feature = "internals")]
+#[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 /// Hex-encodes the values packed in `src` into `out` one at a time on the
 /// single-id path (the SSE2 or SWAR code behind `Uuid7`'s and `ObjectId`'s
 /// text), for tests and fuzzing; returns how many. As [`hex_with`], without
@@ -412,6 +433,7 @@ pub fn hex_one_by_one(shape: HexShape, src: &[u8], out: &mut [u8]) -> Result<usi
     Ok(count)
 }
 
+#[cfg(feature = "internals")]
 /// How many values `src` packs, if it holds whole ones and `out` has room
 /// for their texts.
 fn hex_count(shape: HexShape, src: &[u8], out: &[u8]) -> Result<usize, EngineError> {
@@ -427,6 +449,7 @@ fn hex_count(shape: HexShape, src: &[u8], out: &[u8]) -> Result<usize, EngineErr
 }
 
 /// A 16-byte chunk as a big-endian `u128`.
+#[cfg(feature = "internals")]
 fn be128(v: &[u8]) -> u128 {
     u128::from_be_bytes(v.try_into().expect("16-byte chunk"))
 }

@@ -18,6 +18,7 @@ pub(crate) use secure::SecureRng;
 
 /// The AES-CTR stream for `seed` drawn in requests of `sizes` words (for
 /// `crate::__aes_ctr_stream`); `None` without AES instructions.
+#[cfg(feature = "internals")]
 pub(crate) fn aes_ctr_stream(isa: Isa, seed: &[u8; 32], sizes: &[usize]) -> Option<Vec<u32>> {
     let mut ctr = aes_ctr::Stream::new(seed)?;
     let mut words = Vec::new();

@@ -59,6 +59,9 @@ mod wait;
 #[cfg(loom)]
 #[doc(hidden)]
 pub use crate::owner::Owner;
+#[cfg(not(loom))]
+use blocks::Blocks;
+#[cfg(loom)]
 #[doc(hidden)]
 pub use blocks::{Blocks, Claim};
 pub use counter::{Counter, CounterStore, ShardedCounter};
