@@ -9,7 +9,7 @@ use kuuid::couch::{Algorithm, Decoded, Format};
 use kuuid::order::OrderKeyRef;
 use kuuid::{AnyKuuid, Layout, ObjectId, Timestamp, Uuid7};
 
-use crate::generate::IdFormat;
+use crate::mint::IdFormat;
 use crate::{Failure, LayoutArgs};
 
 #[derive(Args)]
@@ -451,7 +451,7 @@ impl Fields<'_> {
 /// `s` as a JSON string (quotes, backslashes, control characters escaped).
 fn quoted(s: &str) -> String {
     let mut out = Vec::with_capacity(s.len() + 2);
-    crate::generate::json_string(s.as_bytes(), &mut out);
+    crate::output::json_string(s.as_bytes(), &mut out);
     String::from_utf8(out).expect("escaping keeps UTF-8")
 }
 

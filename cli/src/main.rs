@@ -5,8 +5,9 @@
 mod bench;
 mod between;
 mod count;
-mod generate;
 mod inspect;
+mod mint;
+mod output;
 mod prefix;
 mod range;
 #[cfg(feature = "db")]
@@ -29,7 +30,7 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
-    generate: generate::GenerateArgs,
+    mint: mint::MintArgs,
 }
 
 #[derive(Subcommand)]
@@ -141,7 +142,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        None => generate::run(&cli.generate),
+        None => mint::run(&cli.mint),
         Some(Command::Prefix(a)) => prefix::run(&a),
         Some(Command::Inspect(a)) => inspect::run(&a),
         Some(Command::Range(a)) => range::run(&a),

@@ -11,7 +11,7 @@ use kuuid::sequence::{
 };
 
 use crate::Failure;
-use crate::generate::Sink;
+use crate::output::Sink;
 
 #[derive(Args)]
 pub struct SeqArgs {

@@ -1,9 +1,10 @@
 //! `kuuid inspect` (cli/src/inspect.rs) fed what is not a stream of lines.
 
+use std::io::Write;
 use std::process::{Command, Stdio};
 
-use crate::child::output;
-use crate::common::stderr;
+use crate::child::{BoundedOutput, output};
+use crate::common::{kuuid, kuuid_stdin, stderr, stdout};
 
 /// Standard input that cannot be read (a directory) is named as such, in
 /// one line, exit 1; it used to say only "Is a directory (os error 21)".
@@ -61,4 +62,266 @@ fn a_legacy_object_id_shows_machine_pid_and_counter() {
     let o = crate::common::kuuid(&["--format", "objectid-legacy"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("for inspect"), "{}", stderr(&o));
+}
+
+#[test]
+fn inspect_text_json_and_stdin() {
+    let id = "001eVnWK4gfFC300000000000100000z";
+    let o = kuuid(&["inspect", id]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        format!("{id} kuuid 2018-01-01T00:00:00Z 4294967295 0 1 61\n")
+    );
+    let o = kuuid(&["inspect", "--json", id]);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{{\"id\":\"{id}\",\"format\":\"kuuid\",\"timestamp_ms\":1514764800000,\"time\":\"2018-01-01T00:00:00Z\",\"random\":[4294967295,0,1,61]}}\n"
+        )
+    );
+    // Every JSON line is valid JSON with the documented fields.
+    let minted = stdout(&kuuid(&["-n", "50", "--ms", "--reverse", "--short"]));
+    let o = kuuid_stdin(
+        &["inspect", "--ms", "--reverse", "--json"],
+        minted.as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let now = kuuid::Timestamp::now().as_millis();
+    for line in stdout(&o).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["random"].as_array().unwrap().len(), 2);
+        assert!(now.abs_diff(v["timestamp_ms"].as_u64().unwrap()) < 60_000);
+        assert!(v["time"].as_str().unwrap().ends_with('Z'));
+    }
+    // Beyond year 9999 (seconds layout) "time" is null, not a wrong date.
+    let o = kuuid(&["inspect", "--json", "zzzzzzzz000000"]);
+    assert!(stdout(&o).contains("\"time\":null"), "{}", stdout(&o));
+}
+
+/// Issue 20, items 6 and 7: what inspect and the time flags say.
+#[test]
+fn inspect_and_time_messages_say_what_to_do() {
+    // A time past year 9999 is not printed as a date, and one hint (not
+    // one per line) names the flags that read reverse or ms kuuids.
+    let reverse = stdout(&kuuid(&["-n", "3", "--reverse"]));
+    let o = kuuid_stdin(&["inspect"], reverse.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for line in stdout(&o).lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields[1], "kuuid", "{line}");
+        assert!(line.contains(" ms since 1970 (past year 9999) "), "{line}");
+        assert!(!line.contains('+'), "{line}");
+    }
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("try --reverse or --ms"), "{err}");
+    let o = kuuid_stdin(&["inspect", "--reverse"], reverse.as_bytes());
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+
+    // --ms and --reverse on an id that is not a kuuid are refused per line.
+    let oid = stdout(&kuuid(&["--format", "objectid", "-n", "1"]));
+    let o = kuuid(&["inspect", "--ms", oid.trim()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("read as objectid; --ms and --reverse apply to kuuids only"),
+        "{}",
+        stderr(&o)
+    );
+
+    // This CLI's own couch-utc-id output: the error names the flag, and
+    // the flag reads it. (A utc_id whose 9th hex digit is 0-3 is also a
+    // valid 14-character kuuid; this one, minted here once, is not.)
+    let o = kuuid(&["inspect", "066103dd771dc2"]);
+    assert!(
+        stderr(&o).contains("(a CouchDB utc_id? use --format couch-utc-id)"),
+        "{}",
+        stderr(&o)
+    );
+    let utc = stdout(&kuuid(&["--format", "couch-utc-id", "-n", "20"]));
+    let o = kuuid_stdin(&["inspect", "--format", "couch-utc-id"], utc.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 20);
+
+    // A UUID of another version.
+    let o = kuuid(&["inspect", "017f22e2-79b0-1cc3-98c4-dc0c0c07398f"]);
+    assert!(
+        stderr(&o).contains("UUID version is 1, expected 4 or 7"),
+        "{}",
+        stderr(&o)
+    );
+    // One byte is "1 byte".
+    let o = kuuid(&["inspect", "a"]);
+    assert!(stderr(&o).contains("length is 1 byte,"), "{}", stderr(&o));
+
+    // --at says what a time may be, not what the parser saw.
+    for at in ["10000-01-01T00:00:00Z", "1e3"] {
+        let o = kuuid(&["--at", at]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(err.contains("is not a time: give RFC 3339"), "{err}");
+        assert!(!err.contains("parse") && !err.contains("digit"), "{err}");
+    }
+    // v7 past its range names the 48-bit limit.
+    let o = kuuid(&["--format", "v7", "--at", "281474976710656"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("48-bit") && !err.contains("prefix"), "{err}");
+
+    // clap's tip survives the one-line error.
+    let o = kuuid(&["--formt", "v7"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("(a similar argument exists: '--format')"),
+        "{}",
+        stderr(&o)
+    );
+
+    // inspect's --format help names only flags inspect takes.
+    let help = stdout(&kuuid(&["inspect", "--help"]));
+    assert!(help.contains("couch-utc-id"), "{help}");
+    assert!(
+        !help.contains("--couch-format") && !help.contains("--suffix"),
+        "{help}"
+    );
+}
+
+#[test]
+fn inspect_reports_bad_ids_and_continues() {
+    let input =
+        b"abc\n001eVnWK4gfFC4000000000000000000\n\n001eVnWK4gfFC3000000000000000000\n\xff\xfe\n";
+    let o = kuuid_stdin(&["inspect"], input);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("invalid id \"abc\": length is 3 bytes"),
+        "{err}"
+    );
+    assert!(
+        err.contains("random group at index 8 is above 4gfFC3"),
+        "{err}"
+    );
+    assert!(err.contains("length is 2 bytes"), "{err}");
+    assert_eq!(err.lines().count(), 3);
+}
+
+/// A bad argument (not UTF-8, or huge) is reported, cut short, and the good
+/// ids around it are still described; exit 1.
+#[test]
+#[cfg(unix)]
+fn inspect_reports_bad_arguments_and_goes_on() {
+    use std::os::unix::ffi::OsStrExt;
+    let good = kuuid::id().to_string();
+    // Under Linux's 128 KiB limit for one argument.
+    let huge = "a".repeat(100_000);
+    let o = Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .arg("inspect")
+        .arg(&good)
+        .arg(std::ffi::OsStr::from_bytes(b"\xff"))
+        .arg(&huge)
+        .arg(&good)
+        .bounded_output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(
+        err.len() < 1000,
+        "the huge id was echoed: {} bytes",
+        err.len()
+    );
+    assert!(err.contains(&format!("({} bytes)", huge.len())), "{err}");
+    // The same cut for a 10 MB line on stdin.
+    let line = format!("{good}\n{}\n", "b".repeat(10 << 20));
+    let o = kuuid_stdin(&["inspect"], line.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stderr.len() < 1000, "{} bytes on stderr", o.stderr.len());
+}
+
+#[test]
+fn inspect_asks_which_format_32_hex_characters_are() {
+    let v7s = stdout(&kuuid(&["--format", "v7s"]));
+    let o = kuuid_stdin(&["inspect"], v7s.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--format"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("couch-uuid-v7"), "{}", stderr(&o));
+    let o = kuuid_stdin(&["inspect", "--format", "v7s"], v7s.as_bytes());
+    assert!(o.status.success());
+    assert!(stdout(&o).contains(" v7s "), "{}", stdout(&o));
+    let o = kuuid_stdin(&["inspect", "--format", "v7s", "--json"], v7s.as_bytes());
+    assert!(stdout(&o).contains(r#""format":"v7s""#), "{}", stdout(&o));
+    // A kuuid given as the wrong format is an error, not a wrong reading.
+    let id = "001eVnWK4gfFC300000000000100000z";
+    let o = kuuid(&["inspect", "--format", "objectid", id]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("expected 24"), "{}", stderr(&o));
+}
+
+/// `inspect` on stdin is a line filter: the answer to a line comes out
+/// while stdin is still open (as under `tail -f log | kuuid inspect`).
+#[test]
+fn inspect_answers_each_line_as_it_arrives() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kuuid"))
+        .args(["inspect", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    let child = crate::child::Watched::new(child);
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    for id in ["001eVnWK4gfFC3000000000000000000", "001eVnWK000000"] {
+        writeln!(stdin, "{id}").unwrap();
+        stdin.flush().unwrap();
+        // Bounded: a filter answers at once; one that waits for more input
+        // (or for EOF) never does while stdin stays open.
+        let answer = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no answer to {id} while stdin is open"));
+        assert!(answer.contains(id), "{answer}");
+    }
+    drop(stdin);
+    assert!(child.wait().success());
+    reader.join().unwrap();
+}
+
+/// A line over 4096 bytes is reported by its number as soon as 4097 of its
+/// bytes are in, its rest is skipped, and the lines after it are read; a
+/// bad line's error names its line; `-` reads stdin among arguments.
+#[test]
+fn inspect_numbers_lines_and_skips_overlong_ones() {
+    let good = "001eVnWK4gfFC3000000000000000000";
+    let input = format!("{good}\n\nnope\n{}\n{good}\n", "z".repeat(16 << 20));
+    let o = kuuid_stdin(&["inspect"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("line 3: invalid id \"nope\""), "{err}");
+    assert!(err.contains("line 4: invalid id"), "{err}");
+    assert!(err.contains("longer than 4096 bytes, skipped"), "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
+    // `-` among arguments: the arguments before, stdin, the ones after.
+    let o = kuuid_stdin(
+        &["inspect", good, "-", "bad"],
+        format!("{good}\n").as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("invalid id \"bad\"") && !err.contains("line"),
+        "{err}"
+    );
 }

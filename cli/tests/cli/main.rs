@@ -6,9 +6,12 @@ mod common;
 #[path = "../../../tests/support/server.rs"]
 mod server;
 
+mod args;
 mod bench;
 mod between;
 mod count;
 mod inspect;
 mod mint;
+mod output;
+mod prefix;
 mod seq;

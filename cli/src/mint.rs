@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 use kuuid::couch::{Algorithm, Uuids};
 use kuuid::{Generator, ObjectId, RngKind, Timestamp, Uuid7, V7Generator};
 
+use crate::output::Sink;
 use crate::{Failure, LayoutArgs};
 
 /// The id formats the CLI mints.
@@ -88,7 +89,7 @@ impl From<CouchFormat> for kuuid::couch::Format {
 }
 
 #[derive(Args)]
-pub struct GenerateArgs {
+pub struct MintArgs {
     /// Number of ids to print.
     #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1,
           allow_negative_numbers = true, value_parser = crate::count::parse)]
@@ -134,7 +135,7 @@ pub struct GenerateArgs {
 /// Ids a chunk: the bulk fills claim their sequence in blocks of this.
 const CHUNK: usize = 4096;
 
-pub fn run(a: &GenerateArgs) -> Result<(), Failure> {
+pub fn run(a: &MintArgs) -> Result<(), Failure> {
     check_flags(a)?;
     let out = io::stdout().lock();
     let mut minter = Minter::new(a)?;
@@ -159,7 +160,7 @@ pub fn run(a: &GenerateArgs) -> Result<(), Failure> {
 }
 
 /// Flags that belong to another format are refused, not ignored.
-fn check_flags(a: &GenerateArgs) -> Result<(), Failure> {
+fn check_flags(a: &MintArgs) -> Result<(), Failure> {
     let f = a.format;
     if f == IdFormat::Order {
         return Err(Failure::Usage(
@@ -223,7 +224,7 @@ enum Minter {
 }
 
 impl Minter {
-    fn new(a: &GenerateArgs) -> Result<Self, Failure> {
+    fn new(a: &MintArgs) -> Result<Self, Failure> {
         Ok(match a.format {
             IdFormat::Kuuid => {
                 let kind = if a.fast {
@@ -337,118 +338,4 @@ impl Minter {
 
 fn couch_failure(e: kuuid::couch::Error) -> Failure {
     Failure::Usage(e.to_string())
-}
-
-/// Where ids go: lines, or the items of a JSON array, through a 64 KiB
-/// buffer (a write error is the command's failure).
-pub struct Sink<W: Write> {
-    out: W,
-    buf: Vec<u8>,
-    json: bool,
-    first: bool,
-    /// The bulk encoders' newline-ended lines (the newlines are written
-    /// once, when the line width is first seen).
-    lines: Vec<u8>,
-    line_width: usize,
-}
-
-impl<W: Write> Sink<W> {
-    pub fn new(out: W, json: bool) -> Self {
-        let mut buf = Vec::with_capacity(1 << 17);
-        if json {
-            buf.extend_from_slice(br#"{"uuids":["#);
-        }
-        Sink {
-            out,
-            buf,
-            json,
-            first: true,
-            lines: Vec::new(),
-            line_width: 0,
-        }
-    }
-
-    pub fn push(&mut self, id: &[u8]) -> io::Result<()> {
-        if self.json {
-            if !self.first {
-                self.buf.push(b',');
-            }
-            json_string(id, &mut self.buf);
-        } else {
-            self.buf.extend_from_slice(id);
-            self.buf.push(b'\n');
-        }
-        self.first = false;
-        if self.buf.len() >= 1 << 16 {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
-    }
-
-    /// Pushes `n` lines of `L` bytes, a text and its newline:
-    /// `encode(lines)` writes each text at the start of its `L`-byte slot
-    /// and leaves the last byte alone (the bulk encoders' wider slots).
-    /// The slots are kept from call to call with their newlines in place,
-    /// so nothing is zeroed, newline-filled or copied again (a separate
-    /// text buffer copied into lines cost 33-44 % of `--format v7`'s and
-    /// `--format objectid`'s time). In JSON, each text is pushed as an
-    /// item.
-    pub fn push_encoded<const L: usize>(
-        &mut self,
-        n: usize,
-        encode: impl FnOnce(&mut [[u8; L]]),
-    ) -> io::Result<()> {
-        if self.line_width != L || self.lines.len() < n * L {
-            self.lines = vec![b'\n'; n * L];
-            self.line_width = L;
-        }
-        let lines = &mut self.lines.as_chunks_mut::<L>().0[..n];
-        encode(lines);
-        if self.json {
-            let lines = std::mem::take(&mut self.lines);
-            let pushed = lines.as_chunks::<L>().0[..n]
-                .iter()
-                .try_for_each(|l| self.push(&l[..L - 1]));
-            self.lines = lines;
-            return pushed;
-        }
-        // What `push` buffered goes first, to keep the order.
-        if !self.buf.is_empty() {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        self.out.write_all(&self.lines[..n * L])
-    }
-
-    fn flush_lines(&mut self) -> io::Result<()> {
-        if !self.json {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        self.out.flush()
-    }
-
-    pub fn finish(mut self) -> io::Result<()> {
-        if self.json {
-            self.buf.extend_from_slice(b"]}\n");
-        }
-        self.out.write_all(&self.buf)?;
-        self.out.flush()
-    }
-}
-
-/// `text` as a JSON string: quotes, backslashes and control characters
-/// escaped (only a `utc_id` suffix can hold them).
-pub fn json_string(text: &[u8], out: &mut Vec<u8>) {
-    out.push(b'"');
-    for &c in text {
-        match c {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            0..=0x1f => out.extend_from_slice(format!("\\u{c:04x}").as_bytes()),
-            _ => out.push(c),
-        }
-    }
-    out.push(b'"');
 }
