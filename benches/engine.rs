@@ -113,7 +113,7 @@ fn decode(c: &mut Criterion) {
     g.finish();
 }
 
-/// The candidates for the secure engine (and xoshiro for scale), 4 KiB per
+/// The candidates for the secure RNG (and xoshiro for scale), 4 KiB per
 /// call as the generator draws them: the measurement behind `rng/secure.rs`.
 fn rng(c: &mut Criterion) {
     use aes::cipher::{BlockCipherEncrypt, KeyInit, KeyIvInit, StreamCipher};

@@ -22,7 +22,7 @@
 //! ```
 //!
 //! The free functions (npm's names) use a generator kept per thread, seeded
-//! once from the OS, on the secure engine (AES-128-CTR, or ChaCha12 on CPUs
+//! once from the OS, on the secure RNG (AES-128-CTR, or ChaCha12 on CPUs
 //! without AES instructions). For bulk work use a [`Generator`] of your own,
 //! or [`fill`]. They panic only if the OS refuses randomness when a thread
 //! first mints (a working Linux, macOS or Windows never does);
@@ -205,8 +205,8 @@ pub use time::{IntoTimestamp, Precision, TimeError, TimeField, Timestamp};
 
 pub use functions::*;
 
-/// Fuzz-only: the secure engine's AES-128-CTR stream for `seed` (key,
-/// nonce, first counter as the engine reads them) with the first counter
+/// Fuzz-only: the secure RNG's AES-128-CTR stream for `seed` (key,
+/// nonce, first counter as the RNG reads them) with the first counter
 /// replaced by `counter`, drawn on `isa`'s path in requests of `sizes`
 /// words, concatenated. `None` where the CPU lacks AES instructions or the
 /// path. For `fuzz/fuzz_targets/aes_ctr.rs` (feature `internals`); not

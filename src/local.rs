@@ -25,7 +25,7 @@ use crate::rng::RngKind;
 use crate::time::{IntoTimestamp, Precision, TimeError};
 
 struct Local {
-    /// Secure engine, seconds, oldest first: what `fill` needs as is.
+    /// Secure RNG, seconds, oldest first: what `fill` needs as is.
     gen_: Generator,
     /// Last (units, prefix) per layout, indexed by [`slot`].
     memo: [(u64, Prefix); 4],

@@ -122,7 +122,7 @@ pub struct MintArgs {
     #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
     at: Option<Timestamp>,
     /// kuuid: use the fast xoshiro256++ engine: ids stay unique but become
-    /// predictable from earlier ones (default: the secure engine,
+    /// predictable from earlier ones (default: the secure RNG,
     /// AES-128-CTR on CPUs with AES instructions, else ChaCha12).
     #[arg(long)]
     fast: bool,

@@ -1,4 +1,4 @@
-//! The secure engine's AES-128-CTR kernels (AES-NI, 256- and 512-bit VAES,
+//! The secure RNG's AES-128-CTR kernels (AES-NI, 256- and 512-bit VAES,
 //! ARMv8 AES) on every path this CPU has, against the `aes` crate: any key,
 //! nonce and counter (wrapping included), any request sizes.
 #![no_main]

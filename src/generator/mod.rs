@@ -1,4 +1,4 @@
-//! [`Generator`]: an RNG engine, a layout and a time source, minting ids in
+//! [`Generator`]: an RNG, a layout and a time source, minting ids in
 //! batches, optionally strictly monotonic.
 
 mod ahead;
@@ -72,7 +72,7 @@ pub struct Generator {
 }
 
 impl Generator {
-    /// A generator on the secure engine (AES-128-CTR or ChaCha12, keyed from
+    /// A generator on the secure RNG (AES-128-CTR or ChaCha12, keyed from
     /// the OS).
     ///
     /// # Panics
@@ -88,7 +88,7 @@ impl Generator {
         Self::from_os_or_panic(RngKind::Secure)
     }
 
-    /// A generator on the fast engine (xoshiro256++ seeded from the OS): ids are
+    /// A generator on the fast RNG (xoshiro256++ seeded from the OS): ids are
     /// unique but predictable from earlier ones.
     ///
     /// # Panics
@@ -112,7 +112,7 @@ impl Generator {
         Self::seeded(token, rng)
     }
 
-    /// A generator of the given engine, or [`Error::Random`] if the OS
+    /// A generator on the given RNG, or [`Error::Random`] if the OS
     /// cannot seed one.
     ///
     /// ```
@@ -254,8 +254,8 @@ impl Generator {
 
     /// Runs this generator on a chosen engine path instead of the process's
     /// (for benchmarks and comparisons); fails if this CPU cannot run it.
-    /// The path picks the encoder, the fast engine's variant and the secure
-    /// engine's AES width (512- or 256-bit VAES where the CPU has it, else
+    /// The path picks the encoder, the fast RNG's variant and the secure
+    /// RNG's AES width (512- or 256-bit VAES where the CPU has it, else
     /// AES-NI); the ids' distribution is the same on every path.
     ///
     /// ```
@@ -301,7 +301,7 @@ impl Generator {
         self.layout
     }
 
-    /// The RNG engine in use.
+    /// The RNG in use.
     ///
     /// ```
     /// assert_eq!(kuuid::Generator::secure().rng_kind(), kuuid::RngKind::Secure);

@@ -9,7 +9,7 @@ use super::key::{
     INLINE, OrderKey, SMALLEST, cmp_bytes, digit, integer_len, integer_part, middle_digit, validate,
 };
 use super::out::KeyOut;
-use super::word;
+use super::short_key;
 use crate::engine::ALPHABET;
 use crate::error::order::OrderError;
 
@@ -52,7 +52,7 @@ pub(crate) fn check(a: Option<&[u8]>, b: Option<&[u8]>) -> Result<(), OrderError
 #[inline(always)]
 pub fn key_between(a: Option<&str>, b: Option<&str>) -> Result<OrderKey, OrderError> {
     let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
-    match word::between(a, b) {
+    match short_key::between(a, b) {
         Some((word, len)) => Ok(OrderKey::from_word(word, len)),
         None => key_between_general(a, b),
     }

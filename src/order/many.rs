@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::between::{between, check, step, step_digits};
 use super::key::{OrderKey, SMALLEST, integer_len, integer_part};
 use super::key_buf::KeyBuf;
-use super::word;
+use super::short_key;
 use crate::engine::ALPHABET;
 use crate::error::order::OrderError;
 
@@ -33,7 +33,7 @@ pub fn key_between_into(
     buf: &mut KeyBuf,
 ) -> Result<(), OrderError> {
     let (a, b) = (a.map(str::as_bytes), b.map(str::as_bytes));
-    if let Some((word, len)) = word::between(a, b) {
+    if let Some((word, len)) = short_key::between(a, b) {
         // All 16 bytes, then the tail cut: a copy of fixed length, where
         // `[..len]` made it a call to `memmove`.
         let end = buf.text.len() + len;

@@ -42,7 +42,7 @@ mod key;
 mod key_buf;
 mod many;
 mod out;
-mod word;
+mod short_key;
 
 pub use crate::error::order::{OrderError, OrderKeyError};
 pub use between::key_between;

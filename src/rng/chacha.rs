@@ -1,4 +1,4 @@
-//! ChaCha12: the secure engine on CPUs without AES instructions (a
+//! ChaCha12: the secure RNG on CPUs without AES instructions (a
 //! Raspberry Pi 4's Cortex-A72, older Atoms).
 //!
 //! Bernstein's ChaCha with its original layout (a 64-bit block counter and

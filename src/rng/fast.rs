@@ -1,10 +1,10 @@
-//! The explicit fast engine: eight interleaved xoshiro256++ streams, each
+//! The explicit fast RNG: eight interleaved xoshiro256++ streams, each
 //! seeded from the OS. Not a CSPRNG: a few ids reveal the state.
 //!
 //! The eight streams are stepped together (structure of arrays), which
 //! compilers turn into 4- or 8-lane vector code under AVX2 and AVX-512; the
 //! plain variant steps one lane at a time instead. Every variant yields the
-//! same words (tested); the engine's path choice (`KUUID_ISA`) picks one.
+//! same words (tested); the engine path (`KUUID_ISA`) picks one.
 
 use super::spare::Spare;
 use crate::engine::Isa;

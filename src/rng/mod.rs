@@ -1,6 +1,6 @@
 //! Random words for the random groups: a CSPRNG by default, xoshiro on request.
 //!
-//! Both engines are seeded once from the OS (`getrandom`), never per id.
+//! Both RNGs are seeded once from the OS (`getrandom`), never per id.
 
 mod aes_ctr;
 mod chacha;
@@ -103,7 +103,7 @@ impl Rng {
     }
 
     /// Fills `out` with uniformly random words; `isa` (supported here) picks
-    /// the fast engine's vector variant.
+    /// the fast RNG's vector variant.
     #[inline]
     pub(crate) fn fill_words(&mut self, isa: Isa, out: &mut [u32]) {
         match self {

@@ -1,4 +1,4 @@
-//! The default engine: a CSPRNG keyed from the OS.
+//! The default RNG: a CSPRNG keyed from the OS.
 //!
 //! AES-128 in counter mode where the CPU has AES instructions (AES-NI/VAES on
 //! x86-64, the ARMv8 crypto extension on aarch64; `aes_ctr`), ChaCha12
@@ -30,21 +30,21 @@ pub(crate) const RESEED_BYTES: u64 = 1 << 20;
 /// Inline, not boxed: a reseed after a raw `clone` must not need the heap,
 /// whose locks another thread of the parent may have held.
 pub(crate) struct SecureRng {
-    engine: Engine,
+    cipher: Cipher,
     /// Bytes handed out since the last seed from the OS.
     since_seed: u64,
 }
 
-enum Engine {
+enum Cipher {
     Aes(AesCtr),
     ChaCha(ChaCha12),
 }
 
-impl Engine {
+impl Cipher {
     fn new(seed: &[u8; 32]) -> Self {
         match AesCtr::new(seed) {
-            Some(ctr) => Engine::Aes(ctr),
-            None => Engine::ChaCha(ChaCha12::from_seed(seed)),
+            Some(ctr) => Cipher::Aes(ctr),
+            None => Cipher::ChaCha(ChaCha12::from_seed(seed)),
         }
     }
 }
@@ -54,7 +54,7 @@ impl SecureRng {
         let mut seed = [0u8; 32];
         getrandom::fill(&mut seed)?;
         let rng = SecureRng {
-            engine: Engine::new(&seed),
+            cipher: Cipher::new(&seed),
             since_seed: 0,
         };
         erase(&mut seed);
@@ -62,16 +62,16 @@ impl SecureRng {
     }
 
     pub(crate) fn name(&self) -> &'static str {
-        match self.engine {
-            Engine::Aes(_) => "AES-128-CTR",
-            Engine::ChaCha(_) => "ChaCha12",
+        match self.cipher {
+            Cipher::Aes(_) => "AES-128-CTR",
+            Cipher::ChaCha(_) => "ChaCha12",
         }
     }
 
     pub(crate) fn perturb(&mut self, token: u64) {
-        match &mut self.engine {
-            Engine::Aes(ctr) => ctr.perturb(token),
-            Engine::ChaCha(rng) => rng.perturb(token),
+        match &mut self.cipher {
+            Cipher::Aes(ctr) => ctr.perturb(token),
+            Cipher::ChaCha(rng) => rng.perturb(token),
         }
     }
 
@@ -81,11 +81,11 @@ impl SecureRng {
     /// generator goes on (keys still erased) and asks again next time.
     #[inline]
     pub(crate) fn fill_words(&mut self, isa: Isa, out: &mut [u32]) {
-        match &mut self.engine {
+        match &mut self.cipher {
             // Words take the target's byte order: every order of uniformly
             // random bytes is uniformly random.
-            Engine::Aes(ctr) => ctr.fill_words(isa, out),
-            Engine::ChaCha(rng) => rng.fill_words(out),
+            Cipher::Aes(ctr) => ctr.fill_words(isa, out),
+            Cipher::ChaCha(rng) => rng.fill_words(out),
         }
         self.since_seed = self.since_seed.saturating_add(4 * out.len() as u64);
         if self.since_seed >= RESEED_BYTES {
@@ -98,19 +98,19 @@ impl SecureRng {
     fn reseed(&mut self) {
         let mut seed = [0u8; 32];
         if getrandom::fill(&mut seed).is_ok() {
-            self.engine = Engine::new(&seed);
+            self.cipher = Cipher::new(&seed);
             self.since_seed = 0;
         }
         erase(&mut seed);
     }
 
-    /// The engine's current key, for the tests of what a captured key
+    /// The cipher's current key, for the tests of what a captured key
     /// reveals (AES only).
     #[cfg(test)]
     pub(crate) fn aes(&mut self) -> Option<&mut AesCtr> {
-        match &mut self.engine {
-            Engine::Aes(ctr) => Some(ctr),
-            Engine::ChaCha(_) => None,
+        match &mut self.cipher {
+            Cipher::Aes(ctr) => Some(ctr),
+            Cipher::ChaCha(_) => None,
         }
     }
 }
@@ -171,13 +171,13 @@ mod tests {
     #[test]
     fn chacha_erases_its_key_after_each_request() {
         let mut rng = SecureRng {
-            engine: Engine::ChaCha(ChaCha12::from_seed(&[9; 32])),
+            cipher: Cipher::ChaCha(ChaCha12::from_seed(&[9; 32])),
             since_seed: 0,
         };
         let isa = crate::engine::isa();
         let mut earlier = vec![0u32; 1024];
         rng.fill_words(isa, &mut earlier);
-        let Engine::ChaCha(captured) = &rng.engine else {
+        let Cipher::ChaCha(captured) = &rng.cipher else {
             unreachable!()
         };
         let key = captured.key();

@@ -1,6 +1,6 @@
 //! Words an RNG made but has not handed out yet.
 //!
-//! Both engines make words in fixed units (a 4-word AES block, a 16-word
+//! Both RNGs make words in fixed units (a 4-word AES block, a 16-word
 //! step of eight xoshiro lanes). A request that ends inside a unit keeps the
 //! unit's rest here, and the next request starts with it: no word is handed
 //! out twice or thrown away.

@@ -1,4 +1,4 @@
-//! AES-128 in counter mode, the secure engine's stream on CPUs with AES
+//! AES-128 in counter mode, the secure RNG's stream on CPUs with AES
 //! instructions: block `i` is `AES_k(counter + i || nonce)`.
 //!
 //! The counter blocks are made and encrypted in registers and each result is
