@@ -1,9 +1,15 @@
 //! The base62 engine: turns prefix bytes and random words into id text, and
-//! id text back into words.
+//! id text back into words. It is also the crate's one SIMD tree: every
+//! intrinsic lives here, by target then algorithm (after memchr's
+//! `src/arch/`; `tests/library/structure.rs` checks).
 //!
-//! Layout (after memchr's `src/arch/`): `scalar` is the reference every
-//! other path is tested against; `x86_64/` holds the AVX2 and AVX-512 paths,
-//! `aarch64/` the NEON path. The hot entry points dispatch through atomic
+//! Layout: `scalar` is the reference every other path is tested against;
+//! `x86_64/` holds the SSE4.1, AVX2 and AVX-512 codecs (`sse41.rs`,
+//! `avx2.rs`, `avx512.rs`, `hex.rs`, `hex_single.rs`) and the kernels the
+//! layers above call (`aes_ctr.rs` for the secure RNG, `xoshiro.rs` for the
+//! fast one, `row.rs` for ChaCha12, `key_digits.rs` for order keys);
+//! `aarch64/` the NEON codecs (`neon.rs`, `hex.rs`), `aes_ctr.rs` and
+//! `row.rs`; `row.rs` here is the portable four-lane row. The hot entry points dispatch through atomic
 //! function pointers that start at a `detect` routine: the first call picks
 //! the best path this CPU has (or the one `KUUID_ISA` names) and stores it, so
 //! later calls are one relaxed load and an indirect call per batch.
@@ -11,8 +17,8 @@
 //! The per-path entry points (`encode_with`, `decode_with`, `hex_with`,
 //! `hex_one_by_one`, `scalar`) are for kuuid's own benches, fuzz targets,
 //! tests and `kuuid bench`: they sit behind feature `internals`, with no
-//! stability promise. [`Isa`] and the path a process
-//! runs ([`isa`]) are the public part.
+//! stability promise. [`Isa`] and the path a process runs ([`isa`]) are
+//! the public part.
 //!
 //! Data flows one way: `clock` and `layout` give the 8-byte prefix, `rng`
 //! gives the words, and this module writes text into the caller's memory.
@@ -21,19 +27,20 @@ use std::fmt;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 #[cfg(target_arch = "aarch64")]
-mod aarch64;
+pub(crate) mod aarch64;
 pub(crate) mod base36;
 mod bytes;
 mod decode;
 pub(crate) mod hex;
 mod isa;
+pub(crate) mod row;
 #[cfg(feature = "internals")]
 #[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 pub mod scalar;
 #[cfg(not(feature = "internals"))]
 pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
-mod x86_64;
+pub(crate) mod x86_64;
 
 pub(crate) use decode::decode_ids;
 #[cfg(feature = "internals")]

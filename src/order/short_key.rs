@@ -149,26 +149,11 @@ fn parse(s: &[u8]) -> Option<Key> {
 }
 
 /// Whether every byte of two padded keys is a base62 digit (the head
-/// letter is one too). SSE2, which every x86-64 has: both words in one
-/// register, where the word-wise test costs twice.
+/// letter is one too): SSE2 on x86-64 (`engine/x86_64/key_digits.rs`).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn digits_ok(x: u64, y: u64) -> bool {
-    use std::arch::x86_64::*;
-    // SAFETY: register arithmetic only, no memory; SSE2 is in every
-    // x86-64 CPU (the target's baseline), so the instructions exist.
-    unsafe {
-        let v = _mm_set_epi64x(x as i64, y as i64);
-        let within = |v, lo: u8, hi: u8| {
-            // Signed compares: a byte of 0x80 or more is negative, below `lo`.
-            _mm_and_si128(
-                _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)),
-                _mm_cmplt_epi8(v, _mm_set1_epi8(hi as i8 + 1)),
-            )
-        };
-        let letters = within(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'a', b'z');
-        _mm_movemask_epi8(_mm_or_si128(within(v, b'0', b'9'), letters)) == 0xFFFF
-    }
+    crate::engine::x86_64::key_digits::digits_ok(x, y)
 }
 
 /// Whether every byte of two padded keys is a base62 digit (the head

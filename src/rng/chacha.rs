@@ -16,7 +16,7 @@ const SIGMA: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
 /// Words a batch of four blocks makes.
 const BATCH: usize = 64;
 
-type Lanes = [u32; 4];
+use crate::engine::row::{Lanes, Row, Simd};
 
 /// A key and a stream; every request starts at block 0 and ends by
 /// drawing the next key from the stream (fast key erasure).
@@ -144,126 +144,6 @@ fn columns<R: Row>(x: &mut [[R; 4]; 2]) {
     step!(2 += 3, 1 ^=, 12, 20);
     step!(0 += 1, 3 ^=, 8, 24);
     step!(2 += 3, 1 ^=, 7, 25);
-}
-
-/// Four words side by side, in a register where the CPU has one that
-/// every CPU of the target has (SSE2 on x86-64, NEON on aarch64).
-trait Row: Copy {
-    fn load(w: Lanes) -> Self;
-    fn store(self) -> Lanes;
-    fn add(self, y: Self) -> Self;
-    fn xor(self, y: Self) -> Self;
-    /// Left by `L` bits (`L + R = 32`).
-    fn rotate<const L: i32, const R: i32>(self) -> Self;
-    /// Lane `i` takes lane `i + N` (mod 4).
-    fn turn<const N: i32>(self) -> Self;
-}
-
-impl Row for Lanes {
-    fn load(w: Lanes) -> Self {
-        w
-    }
-    fn store(self) -> Lanes {
-        self
-    }
-    fn add(self, y: Self) -> Self {
-        [0, 1, 2, 3].map(|i| self[i].wrapping_add(y[i]))
-    }
-    fn xor(self, y: Self) -> Self {
-        [0, 1, 2, 3].map(|i| self[i] ^ y[i])
-    }
-    fn rotate<const L: i32, const R: i32>(self) -> Self {
-        self.map(|w| w.rotate_left(L as u32))
-    }
-    fn turn<const N: i32>(self) -> Self {
-        [0, 1, 2, 3].map(|i| self[(i + N as usize) % 4])
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-type Simd = std::arch::x86_64::__m128i;
-#[cfg(target_arch = "aarch64")]
-type Simd = std::arch::aarch64::uint32x4_t;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-type Simd = Lanes;
-
-// `bytemuck` moves words in and out of registers without a pointer.
-#[cfg(target_arch = "x86_64")]
-impl Row for std::arch::x86_64::__m128i {
-    #[inline(always)]
-    fn load(w: Lanes) -> Self {
-        bytemuck::cast(w)
-    }
-    #[inline(always)]
-    fn store(self) -> Lanes {
-        bytemuck::cast(self)
-    }
-    #[inline(always)]
-    fn add(self, y: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64: every CPU this runs on has it.
-        unsafe { std::arch::x86_64::_mm_add_epi32(self, y) }
-    }
-    #[inline(always)]
-    fn xor(self, y: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64: every CPU this runs on has it.
-        unsafe { std::arch::x86_64::_mm_xor_si128(self, y) }
-    }
-    #[inline(always)]
-    fn rotate<const L: i32, const R: i32>(self) -> Self {
-        // SAFETY: SSE2 is part of x86-64: every CPU this runs on has it.
-        unsafe {
-            use std::arch::x86_64::{_mm_or_si128, _mm_slli_epi32, _mm_srli_epi32};
-            _mm_or_si128(_mm_slli_epi32::<L>(self), _mm_srli_epi32::<R>(self))
-        }
-    }
-    #[inline(always)]
-    fn turn<const N: i32>(self) -> Self {
-        // SAFETY: SSE2 is part of x86-64: every CPU this runs on has it.
-        unsafe {
-            use std::arch::x86_64::_mm_shuffle_epi32;
-            match N {
-                1 => _mm_shuffle_epi32::<0b00_11_10_01>(self),
-                2 => _mm_shuffle_epi32::<0b01_00_11_10>(self),
-                _ => _mm_shuffle_epi32::<0b10_01_00_11>(self),
-            }
-        }
-    }
-}
-
-#[cfg(target_arch = "aarch64")]
-impl Row for std::arch::aarch64::uint32x4_t {
-    #[inline(always)]
-    fn load(w: Lanes) -> Self {
-        bytemuck::cast(w)
-    }
-    #[inline(always)]
-    fn store(self) -> Lanes {
-        bytemuck::cast(self)
-    }
-    #[inline(always)]
-    fn add(self, y: Self) -> Self {
-        // SAFETY: NEON is part of aarch64: every CPU this runs on has it.
-        unsafe { std::arch::aarch64::vaddq_u32(self, y) }
-    }
-    #[inline(always)]
-    fn xor(self, y: Self) -> Self {
-        // SAFETY: NEON is part of aarch64: every CPU this runs on has it.
-        unsafe { std::arch::aarch64::veorq_u32(self, y) }
-    }
-    #[inline(always)]
-    fn rotate<const L: i32, const R: i32>(self) -> Self {
-        // SAFETY: NEON is part of aarch64: every CPU this runs on has it.
-        unsafe {
-            use std::arch::aarch64::{vshlq_n_u32, vsriq_n_u32};
-            // Shift left, then insert the bits shifted out from the right.
-            vsriq_n_u32::<R>(vshlq_n_u32::<L>(self), self)
-        }
-    }
-    #[inline(always)]
-    fn turn<const N: i32>(self) -> Self {
-        // SAFETY: NEON is part of aarch64: every CPU this runs on has it.
-        unsafe { std::arch::aarch64::vextq_u32::<N>(self, self) }
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The OS interface: the cheap clocks and the words a forked child must not
 //! inherit. The crate's other `unsafe` blocks, each with its `SAFETY`
-//! comment: SIMD (`engine/`, `rng/aes_ctr/`, `rng/chacha.rs`, `rng/fast.rs`,
-//! `order/short_key.rs`), the per-thread state's slot (`local.rs`), the bulk
+//! comment: SIMD (all under `engine/`, `tests/library/structure.rs`
+//! checks), the per-thread state's slot (`local.rs`), the bulk
 //! fill's byte view of its ids (`id/mod.rs`), the SQLite stores' fork
 //! handlers (`sequence/sqlite/fork.rs`) and the thread CPU clock their
 //! wait reads (`sequence/wait.rs`); tests also call `fork` and `waitpid`.

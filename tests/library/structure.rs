@@ -98,3 +98,48 @@ fn the_error_vocabulary_imports_only_lower_layers() {
         ],
     );
 }
+
+/// Every intrinsic lives under `src/engine/` (ISA, then algorithm: the
+/// base62 and hex codecs, the AES-CTR and xoshiro kernels, ChaCha's rows,
+/// the order keys' digit check), as the design note has it: no
+/// `std::arch`/`core::arch` path (but the feature-detection macros) and
+/// no `_mm` intrinsic in the code of any other file.
+#[test]
+fn every_intrinsic_lives_under_the_engine() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    assert!(files.len() > 50, "{} files", files.len());
+    let engine = root.join("src/engine");
+    let mut outside = 0;
+    for f in files.iter().filter(|f| !f.starts_with(&engine)) {
+        outside += 1;
+        let text = std::fs::read_to_string(f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            // CPU feature detection is no intrinsic: callers may ask.
+            let code = line
+                .split("//")
+                .next()
+                .unwrap()
+                .replace("std::arch::is_", "is_");
+            let intrinsic = [
+                "std::arch",
+                "core::arch",
+                "_mm_",
+                "_mm256_",
+                "_mm512_",
+                "vld1q",
+                "vaeseq",
+            ]
+            .iter()
+            .find(|t| code.contains(*t));
+            assert!(
+                intrinsic.is_none(),
+                "{}:{}: {line} (SIMD belongs under src/engine/)",
+                f.display(),
+                i + 1
+            );
+        }
+    }
+    assert!(outside > 40, "{outside} files outside the engine");
+}

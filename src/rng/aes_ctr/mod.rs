@@ -2,21 +2,23 @@
 //! instructions: block `i` is `AES_k(counter + i || nonce)`.
 //!
 //! The counter blocks are made and encrypted in registers and each result is
-//! stored once, into the caller's buffer (`x86_64.rs`, `aarch64.rs`): the
-//! `aes` crate's `encrypt_blocks` loads and stores each batch through
-//! arrays, which costs about as much as the rounds (docs/performance.md,
-//! "Measurements behind the code"). The `aes` crate stays the reference the
-//! tests compare with.
+//! stored once, into the caller's buffer (the kernels are
+//! `engine/x86_64/aes_ctr.rs` and `engine/aarch64/aes_ctr.rs`): the `aes`
+//! crate's `encrypt_blocks` loads and stores each batch through arrays,
+//! which costs about as much as the rounds (docs/performance.md,
+//! "Measurements behind the code"). The `aes` crate stays the reference
+//! the tests compare with.
 
 // The portable schedule: aarch64's (no key-schedule instruction), and on
 // x86-64 the reference the AES-NI schedule is tested against.
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 mod schedule;
 
+// The kernels, with every other intrinsic, live under `engine/`.
 #[cfg(target_arch = "aarch64")]
-mod aarch64;
+use crate::engine::aarch64::aes_ctr as aarch64;
 #[cfg(target_arch = "x86_64")]
-mod x86_64;
+use crate::engine::x86_64::aes_ctr as x86_64;
 
 use super::spare::Spare;
 use crate::engine::Isa;

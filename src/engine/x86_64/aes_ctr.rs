@@ -9,7 +9,8 @@
 
 use core::arch::x86_64::*;
 
-use super::schedule::RoundKeys;
+/// The eleven AES-128 round keys, as bytes (`rng/aes_ctr`'s schedule).
+pub(crate) type RoundKeys = [[u8; 16]; 11];
 
 /// Registers encrypted side by side.
 const CHAINS: usize = 8;
@@ -275,21 +276,21 @@ unsafe fn splat_all<V: Blocks>(keys: &RoundKeys) -> [V; 11] {
 
 /// [`ctr`] on AES-NI.
 #[target_feature(enable = "sse2,aes")]
-pub(super) fn ctr_aesni(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [[u8; 16]]) {
+pub(crate) fn ctr_aesni(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [[u8; 16]]) {
     // SAFETY: this function's features are Xmm's.
     unsafe { ctr::<Xmm>(keys, counter, nonce, out) }
 }
 
 /// [`ctr`] on 256-bit VAES.
 #[target_feature(enable = "sse2,aes,avx,avx2,vaes")]
-pub(super) fn ctr_vaes256(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [[u8; 16]]) {
+pub(crate) fn ctr_vaes256(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [[u8; 16]]) {
     // SAFETY: this function's features are Ymm's and Xmm's.
     unsafe { ctr::<Ymm>(keys, counter, nonce, out) }
 }
 
 /// [`ctr`] on 512-bit VAES.
 #[target_feature(enable = "sse2,aes,avx512f,vaes")]
-pub(super) fn ctr_vaes512(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [[u8; 16]]) {
+pub(crate) fn ctr_vaes512(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [[u8; 16]]) {
     // SAFETY: this function's features are Zmm's and Xmm's.
     unsafe { ctr::<Zmm>(keys, counter, nonce, out) }
 }
@@ -302,10 +303,10 @@ pub(super) fn ctr_vaes512(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut 
 /// previous round key's words. `AESKEYGENASSIST`, the instruction made for
 /// this, took 71 ns a schedule on the Xeon where this was measured (its
 /// latency chains round to round), this 20-odd. It must match the portable
-/// [`super::schedule::expand`]; once per batch with key erasure, so it is
+/// `rng/aes_ctr/schedule.rs`'s `expand`; once per batch with key erasure, so it is
 /// on the refill path.
 #[target_feature(enable = "sse2,ssse3,aes")]
-pub(super) fn expand_aesni(key: &[u8; 16]) -> RoundKeys {
+pub(crate) fn expand_aesni(key: &[u8; 16]) -> RoundKeys {
     const RCON: [i32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
     // Bytes 13, 14, 15, 12 (RotWord of the last word) in every column.
     let rot_last = _mm_set_epi8(

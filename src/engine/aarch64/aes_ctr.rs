@@ -4,7 +4,8 @@
 
 use core::arch::aarch64::*;
 
-use super::schedule::RoundKeys;
+/// The eleven AES-128 round keys, as bytes (`rng/aes_ctr`'s schedule).
+pub(crate) type RoundKeys = [[u8; 16]; 11];
 
 /// Blocks encrypted side by side.
 const CHAINS: usize = 8;
@@ -12,7 +13,7 @@ const CHAINS: usize = 8;
 /// Encrypts `block(counter + i)` into `out[i]` for every `i`, where
 /// `block(c) = c (LE) || nonce (LE)`.
 #[target_feature(enable = "neon,aes")]
-pub(super) fn ctr(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [[u8; 16]]) {
+pub(crate) fn ctr(keys: &RoundKeys, counter: u64, nonce: u64, out: &mut [[u8; 16]]) {
     // SAFETY: `keys[r]` is 16 readable bytes.
     let k: [uint8x16_t; 11] = keys.each_ref().map(|key| unsafe { vld1q_u8(key.as_ptr()) });
     // Lane 0 the counter, lane 1 the nonce: little-endian bytes, as the
