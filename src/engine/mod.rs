@@ -31,6 +31,7 @@ pub(crate) mod aarch64;
 pub(crate) mod base36;
 mod bytes;
 mod decode;
+pub(crate) mod divide;
 pub(crate) mod hex;
 mod isa;
 pub(crate) mod row;

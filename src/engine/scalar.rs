@@ -4,12 +4,8 @@
 //! these are tested against a naive `% 62` loop for every `u32`
 //! (`tests/library/exhaustive.rs`). Keep them simple enough to trust.
 
+use super::divide::{M4, PAIR};
 use super::{ALPHABET, GROUP_LEN, MAX_GROUP, PREFIX_LEN};
-
-/// `ceil(2^55 / 62^4)`: `(x * M4) >> 23` is `x / 62^4` as a 32.32 fixed-point number.
-const M4: u64 = 2_438_276_784;
-/// `62^2`: one "pair" of base62 digits.
-const PAIR: u64 = 3844;
 
 /// The two ASCII digits of every `y < 3844`, so one lookup emits a pair.
 static PAIRS: [[u8; 2]; PAIR as usize] = {
@@ -258,27 +254,6 @@ mod tests {
             for (g, bits) in id[PREFIX_LEN..].chunks_exact(GROUP_LEN).zip(last) {
                 assert_eq!(g, &bits.to_le_bytes()[..GROUP_LEN]);
             }
-        }
-    }
-
-    /// `sqdmulh` as NEON computes it: `(2 * a * b) >> bits`, saturated.
-    fn sqdmulh(a: i64, b: i64, bits: u32) -> i64 {
-        ((2 * a * b) >> bits).min((1 << (bits - 1)) - 1)
-    }
-
-    /// The NEON path's division constants, checked here so the proof runs on
-    /// every host (and again natively under qemu via the path tests).
-    #[test]
-    fn neon_division_constants_are_exact() {
-        for y in 0..3844i64 {
-            assert_eq!(sqdmulh(y, 16913, 16) >> 5, y / 62, "y = {y}");
-        }
-        let step = if cfg!(debug_assertions) { 997 } else { 1 };
-        let mut x = 0u64;
-        while x <= u64::from(u32::MAX) {
-            let q = sqdmulh((x >> 2) as i64, 1_144_132_808, 32) >> 9;
-            assert_eq!(q as u64, x / 3844, "x = {x}");
-            x += step;
         }
     }
 }

@@ -16,6 +16,7 @@
 
 use std::arch::aarch64::*;
 
+use crate::engine::divide::{COMBINE, NEON_DIV62, NEON_DIV3844, PAIR};
 use crate::engine::scalar::DIGIT;
 use crate::engine::{ALPHABET64, PREFIX_LEN};
 
@@ -30,7 +31,7 @@ fn div3844(x: uint32x4_t) -> uint32x4_t {
     unsafe {
         let q = vqdmulhq_s32(
             vreinterpretq_s32_u32(vshrq_n_u32(x, 2)),
-            vdupq_n_s32(1_144_132_808),
+            vdupq_n_s32(NEON_DIV3844),
         );
         vshrq_n_u32(vreinterpretq_u32_s32(q), 9)
     }
@@ -44,10 +45,10 @@ fn pairs(x0: uint32x4_t, x1: uint32x4_t) -> [uint16x8_t; 3] {
     unsafe {
         let (q0, q1) = (div3844(x0), div3844(x1));
         let (a0, a1) = (div3844(q0), div3844(q1));
-        let c0 = vmlsq_n_u32(x0, q0, 3844);
-        let c1 = vmlsq_n_u32(x1, q1, 3844);
-        let b0 = vmlsq_n_u32(q0, a0, 3844);
-        let b1 = vmlsq_n_u32(q1, a1, 3844);
+        let c0 = vmlsq_n_u32(x0, q0, PAIR as u32);
+        let c1 = vmlsq_n_u32(x1, q1, PAIR as u32);
+        let b0 = vmlsq_n_u32(q0, a0, PAIR as u32);
+        let b1 = vmlsq_n_u32(q1, a1, PAIR as u32);
         [
             vmovn_high_u32(vmovn_u32(a0), a1),
             vmovn_high_u32(vmovn_u32(b0), b1),
@@ -62,11 +63,14 @@ fn ascii(y: uint16x8_t, table: uint8x16x4_t) -> uint16x8_t {
     // SAFETY: pure register arithmetic; NEON is enabled in every caller.
     unsafe {
         let hi = vshrq_n_u16(
-            vreinterpretq_u16_s16(vqdmulhq_s16(vreinterpretq_s16_u16(y), vdupq_n_s16(16913))),
+            vreinterpretq_u16_s16(vqdmulhq_s16(
+                vreinterpretq_s16_u16(y),
+                vdupq_n_s16(NEON_DIV62),
+            )),
             5,
         );
         // (y << 8) + hi * (1 - 62 * 256) = (y % 62) << 8 | y / 62, mod 2^16.
-        let d = vmlaq_n_u16(vshlq_n_u16(y, 8), hi, (1u16).wrapping_sub(62 * 256));
+        let d = vmlaq_n_u16(vshlq_n_u16(y, 8), hi, COMBINE);
         vreinterpretq_u16_u8(vqtbl4q_u8(table, vreinterpretq_u8_u16(d)))
     }
 }
@@ -214,19 +218,19 @@ pub(crate) unsafe fn decode4(
         let lane = |g| vreinterpretq_u32_u8(vqtbl2q_u8(table, g));
         let (a, b, c) = (lane(ga), lane(gb), lane(gc));
         // A * 3844^2 + B * 3844 + C as (A * 3844 + B) * 3844 + C in 64 bits.
-        let ab = vmlaq_n_u32(b, a, 3844);
-        let v0 = vmlal_n_u32(vmovl_u32(vget_low_u32(c)), vget_low_u32(ab), 3844);
-        let v1 = vmlal_high_n_u32(vmovl_high_u32(c), ab, 3844);
+        let ab = vmlaq_n_u32(b, a, PAIR as u32);
+        let v0 = vmlal_n_u32(vmovl_u32(vget_low_u32(c)), vget_low_u32(ab), PAIR as u32);
+        let v1 = vmlal_high_n_u32(vmovl_high_u32(c), ab, PAIR as u32);
         let over = vorr_u32(vshrn_n_u64(v0, 32), vshrn_n_u64(v1, 32));
         if vmaxv_u32(over) != 0 {
             return i;
         }
         let w = vmovn_high_u64(vmovn_u64(v0), v1);
-        let prefix = ((u64::from(vgetq_lane_u16::<0>(p_lo)) * 3844
+        let prefix = ((u64::from(vgetq_lane_u16::<0>(p_lo)) * PAIR
             + u64::from(vgetq_lane_u16::<1>(p_lo)))
-            * 3844
+            * PAIR
             + u64::from(vgetq_lane_u16::<2>(p_lo)))
-            * 3844
+            * PAIR
             + u64::from(vgetq_lane_u16::<3>(p_lo));
         // SAFETY: slots i and 4i..4i+4 are writable (caller's contract).
         unsafe {

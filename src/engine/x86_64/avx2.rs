@@ -18,6 +18,7 @@
 use std::arch::x86_64::*;
 
 use crate::engine::PREFIX_LEN;
+use crate::engine::divide::{COMBINE, DIV62, M4, PAIR};
 
 pub(crate) fn is_supported() -> bool {
     std::is_x86_feature_detected!("avx2")
@@ -49,15 +50,15 @@ impl Encoder {
     #[target_feature(enable = "avx2")]
     fn new(prefix: &[u8; PREFIX_LEN]) -> Self {
         Encoder {
-            m4: _mm256_set1_epi64x(2_438_276_784),
+            m4: _mm256_set1_epi64x(M4 as i64),
             one: _mm256_set1_epi64x(1),
-            k3844: _mm256_set1_epi64x(3844),
+            k3844: _mm256_set1_epi64x(PAIR as i64),
             // Multiplying by 3844 << 16 lands the last pair in 16-bit word 3.
-            k3844_w3: _mm256_set1_epi64x(3844 << 16),
+            k3844_w3: _mm256_set1_epi64x((PAIR << 16) as i64),
             word3: _mm256_set1_epi64x(0xFFFF_0000_0000_0000u64 as i64),
-            k4229: _mm256_set1_epi16(4229),
+            k4229: _mm256_set1_epi16(DIV62 as i16),
             // d = (y << 8) + hi * (1 - 62 * 256) = lo << 8 | hi, mod 2^16.
-            kcombine: _mm256_set1_epi16(1 - 62 * 256),
+            kcombine: _mm256_set1_epi16(COMBINE as i16),
             // Per lane: bytes 2..8 (the digits) of qword 0 then of qword 1, packed to 12 bytes.
             #[rustfmt::skip]
             compact: _mm256_setr_epi8(

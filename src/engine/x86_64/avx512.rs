@@ -8,6 +8,8 @@
 
 use std::arch::x86_64::*;
 
+use crate::engine::divide::{COMBINE, DIV62, M4, PAIR};
+
 use crate::engine::{ALPHABET64, PREFIX_LEN};
 
 pub(crate) fn is_supported() -> bool {
@@ -74,12 +76,12 @@ unsafe fn encode_pairs<const CONTIGUOUS: bool>(
     stride: usize,
     count: usize,
 ) {
-    let m4 = _mm512_set1_epi64(2_438_276_784);
+    let m4 = _mm512_set1_epi64(M4 as i64);
     let one = _mm512_set1_epi64(1);
-    let k3844 = _mm512_set1_epi64(3844);
-    let k3844_w3 = _mm512_set1_epi64(3844 << 16);
-    let k4229 = _mm512_set1_epi16(4229);
-    let kcombine = _mm512_set1_epi16(1 - 62 * 256);
+    let k3844 = _mm512_set1_epi64(PAIR as i64);
+    let k3844_w3 = _mm512_set1_epi64((PAIR << 16) as i64);
+    let k4229 = _mm512_set1_epi16(DIV62 as i16);
+    let kcombine = _mm512_set1_epi16(COMBINE as i16);
     // SAFETY: both are 64-byte arrays; unaligned loads.
     let (table, place) = unsafe {
         (
@@ -198,7 +200,7 @@ pub(crate) unsafe fn decode4(
         0,
         0,
     );
-    let k3844 = _mm512_set1_epi64(3844);
+    let k3844 = _mm512_set1_epi64(PAIR as i64);
     let max = _mm512_set1_epi64(0xFFFF_FFFF);
 
     let pairs = count / 2;
@@ -237,8 +239,8 @@ pub(crate) unsafe fn decode4(
         // SAFETY: slots 2i, 2i+1 and words 8i..8i+8 are writable.
         unsafe {
             _mm256_storeu_si256(words.add(8 * i).cast(), _mm512_cvtepi64_epi32(value));
-            *prefixes.add(2 * i) = (p0 & 0xFFFF_FFFF) * 3844 * 3844 + (p0 >> 32);
-            *prefixes.add(2 * i + 1) = (p1 & 0xFFFF_FFFF) * 3844 * 3844 + (p1 >> 32);
+            *prefixes.add(2 * i) = (p0 & 0xFFFF_FFFF) * PAIR * PAIR + (p0 >> 32);
+            *prefixes.add(2 * i + 1) = (p1 & 0xFFFF_FFFF) * PAIR * PAIR + (p1 >> 32);
         }
     }
     if count % 2 == 1 {

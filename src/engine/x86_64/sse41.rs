@@ -12,6 +12,8 @@
 
 use std::arch::x86_64::*;
 
+use crate::engine::divide::PAIR;
+
 pub(crate) fn is_supported() -> bool {
     std::is_x86_feature_detected!("sse4.1") && std::is_x86_feature_detected!("ssse3")
 }
@@ -51,7 +53,7 @@ pub(crate) unsafe fn decode4(
     let by3844 = _mm_setr_epi16(3844, 1, 1, 0, 3844, 1, 1, 0);
     let prefix62 = _mm_setr_epi8(62, 1, 62, 1, 62, 1, 62, 1, 0, 0, 0, 0, 0, 0, 0, 0);
     let prefix3844 = _mm_setr_epi16(3844, 1, 3844, 1, 0, 0, 0, 0);
-    let k3844 = _mm_set1_epi64x(3844);
+    let k3844 = _mm_set1_epi64x(PAIR as i64);
     let high = _mm_set1_epi64x(0xFFFF_FFFF_0000_0000u64 as i64);
     let zero = _mm_setzero_si128();
 
@@ -95,7 +97,7 @@ pub(crate) unsafe fn decode4(
         // SAFETY: slots i and 4i..4i+4 are writable (caller's contract).
         unsafe {
             _mm_storeu_si128(words.add(4 * i).cast(), w);
-            *prefixes.add(i) = (pp & 0xFFFF_FFFF) * 3844 * 3844 + (pp >> 32);
+            *prefixes.add(i) = (pp & 0xFFFF_FFFF) * PAIR * PAIR + (pp >> 32);
         }
     }
     count
