@@ -5,13 +5,14 @@
 
 use crate::error::Error;
 use crate::formats;
+use crate::formats::objectid::ObjectId;
+use crate::formats::v7::{Simple, Uuid7};
 use crate::generator;
 use crate::id::{Kuuid, MAX_GROUPS, RandomPart, ShortKuuid};
 use crate::layout::{Layout, Prefix};
 use crate::local;
 use crate::rng;
 use crate::time::{IntoTimestamp, TimeError};
-use crate::{ObjectId, Simple, Uuid7};
 
 /// Defines an npm-named id function (now), its `_at` twin (given time) and
 /// the twin's old name, deprecated.
