@@ -22,10 +22,9 @@ mod monotonic;
 mod ticker;
 pub use ticker::Ticker;
 
+#[cfg(not(feature = "internals"))]
+pub(crate) use monotonic::Seen;
 pub(crate) use monotonic::system;
 #[cfg(feature = "internals")]
 #[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 pub use monotonic::{ManualClock, MonotonicClock, Seen, SystemClock, TimeSource};
-#[cfg(not(feature = "internals"))]
-#[allow(unused_imports)]
-pub(crate) use monotonic::{ManualClock, MonotonicClock, Seen, SystemClock, TimeSource};
