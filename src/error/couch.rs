@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::parse::{invalid_byte, wrong_length};
+use crate::parse::{invalid_byte, too_short, wrong_length};
 use crate::time::TimeError;
 #[cfg(doc)]
 use crate::time::TimeField;
@@ -175,17 +175,27 @@ impl From<TimeError> for Error {
 /// ```
 /// use kuuid::couch::{Algorithm, Format, ParseError};
 /// assert_eq!(kuuid::couch::decode("abc", Algorithm::Random, Format::Base16),
-///            Err(ParseError::Length { found: 3, expected: 32 }));
+///            Err(ParseError::Length { expected: &[32], found: 3 }));
+/// assert_eq!(kuuid::couch::decode("0123", Algorithm::UtcId, Format::Base16),
+///            Err(ParseError::TooShort { min: 14, found: 4 }));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseError {
-    /// The wrong length (for `utc_id`: shorter than the 14 hex digits).
+    /// The wrong length for an algorithm whose ids have one length.
     Length {
+        /// The length its ids have.
+        expected: &'static [usize],
         /// The length found.
         found: usize,
-        /// The length expected (for `utc_id`, the least).
-        expected: usize,
+    },
+    /// A `utc_id` shorter than its 14 hex digits of time (its suffix is
+    /// the server's own and may have any length).
+    TooShort {
+        /// The least length.
+        min: usize,
+        /// The length found.
+        found: usize,
     },
     /// A byte outside the format's alphabet (or a dash out of place).
     InvalidByte {
@@ -213,7 +223,8 @@ pub enum ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            ParseError::Length { found, expected } => wrong_length(f, found, &[expected]),
+            ParseError::Length { expected, found } => wrong_length(f, found, expected),
+            ParseError::TooShort { min, found } => too_short(f, found, min),
             ParseError::InvalidByte { index, byte } => {
                 invalid_byte(f, index, byte, "a digit of the format's alphabet")
             }

@@ -6,6 +6,14 @@
 //! kind of input or one failure is `<What>Error` (`ParseError`,
 //! `OrderKeyError`, `sequence::CopiedCountersError`,
 //! `sequence::ShardingMismatchError`).
+//!
+//! Shapes: one fault has one variant shape in every error that can meet
+//! it. Text of the wrong length is `Length { expected, found }`, with
+//! `expected: &'static [usize]` the lengths the format takes; a bad byte
+//! is `InvalidByte { index, byte }`; a caller's buffer too short is
+//! `BufferTooSmall { needed, found }`. The one open-ended format (a
+//! CouchDB `utc_id`, whose suffix is the server's) says `TooShort { min,
+//! found }`.
 
 use std::fmt;
 use std::sync::Arc;

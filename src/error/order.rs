@@ -9,7 +9,7 @@ use std::fmt;
 /// ```
 /// use kuuid::order::{OrderKey, OrderKeyError};
 ///
-/// assert_eq!("a0 ".parse::<OrderKey>(), Err(OrderKeyError::Digit { index: 2, byte: b' ' }));
+/// assert_eq!("a0 ".parse::<OrderKey>(), Err(OrderKeyError::InvalidByte { index: 2, byte: b' ' }));
 /// assert_eq!(
 ///     "a0V0".parse::<OrderKey>().unwrap_err().to_string(),
 ///     "the fraction ends in '0' at byte 3 (a key never ends in a zero digit)"
@@ -35,10 +35,10 @@ pub enum OrderKeyError {
         found: usize,
     },
     /// A byte after the head that is not a base62 digit.
-    Digit {
-        /// Its position.
+    InvalidByte {
+        /// Its index in the key.
         index: usize,
-        /// The byte found.
+        /// The byte.
         byte: u8,
     },
     /// The fraction ends in `0` (the same position has a shorter spelling).
@@ -67,11 +67,9 @@ impl fmt::Display for OrderKeyError {
                 f,
                 "head '{head}' starts an integer part of {needed} bytes but the key has {found}"
             ),
-            OrderKeyError::Digit { index, byte } => write!(
-                f,
-                "byte {} at {index} is not a base62 digit (0-9, A-Z, a-z)",
-                crate::parse::Shown(byte)
-            ),
+            OrderKeyError::InvalidByte { index, byte } => {
+                crate::parse::invalid_byte(f, index, byte, "0-9, A-Z or a-z")
+            }
             OrderKeyError::TrailingZero { index } => write!(
                 f,
                 "the fraction ends in '0' at byte {index} (a key never ends in a zero digit)"
@@ -93,8 +91,8 @@ impl std::error::Error for OrderKeyError {}
 /// let err = key_between(Some("a1"), Some("a0")).unwrap_err();
 /// assert_eq!(err, OrderError::NotAscending);
 /// let err = key_between(Some("a0 "), None).unwrap_err();
-/// assert_eq!(err, OrderError::Lower(OrderKeyError::Digit { index: 2, byte: b' ' }));
-/// assert_eq!(err.to_string(), "lower key: byte 0x20 at 2 is not a base62 digit (0-9, A-Z, a-z)");
+/// assert_eq!(err, OrderError::Lower(OrderKeyError::InvalidByte { index: 2, byte: b' ' }));
+/// assert_eq!(err.to_string(), "lower key: invalid byte 0x20 at index 2 (expected 0-9, A-Z or a-z)");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

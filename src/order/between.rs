@@ -314,7 +314,7 @@ mod tests {
         );
         assert_eq!(
             key_between(Some("a\u{e9}"), None),
-            Err(OrderError::Lower(OrderKeyError::Digit {
+            Err(OrderError::Lower(OrderKeyError::InvalidByte {
                 index: 1,
                 byte: 0xC3
             }))

@@ -108,7 +108,7 @@ pub(crate) fn validate(key: &[u8]) -> Result<(), OrderKeyError> {
         .iter()
         .position(|&b| NOT_DIGIT[usize::from(b)] != 0)
     {
-        return Err(OrderKeyError::Digit {
+        return Err(OrderKeyError::InvalidByte {
             index: at + 1,
             byte: key[at + 1],
         });

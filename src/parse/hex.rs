@@ -13,13 +13,15 @@ use super::{invalid_byte, wrong_length};
 /// assert_eq!("017f22e2-79b0-4cc3-98c4-dc0c0c07398f".parse::<Uuid7>(),
 ///            Err(UuidParseError::Version { found: 4 }));
 /// assert_eq!("017f22e279b07cc3".parse::<Uuid7>(),
-///            Err(UuidParseError::Length { found: 16 }));
+///            Err(UuidParseError::Length { expected: &[36, 32], found: 16 }));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UuidParseError {
     /// Neither 36 (with dashes) nor 32 (without) characters.
     Length {
+        /// The lengths a UUID's text takes: `&[36, 32]`.
+        expected: &'static [usize],
         /// The length found.
         found: usize,
     },
@@ -45,7 +47,7 @@ pub enum UuidParseError {
 impl fmt::Display for UuidParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            UuidParseError::Length { found } => wrong_length(f, found, &[36, 32]),
+            UuidParseError::Length { expected, found } => wrong_length(f, found, expected),
             UuidParseError::InvalidByte { index, byte } => {
                 invalid_byte(f, index, byte, "a hex digit, or a dash at 8, 13, 18 and 23")
             }
@@ -66,7 +68,7 @@ impl std::error::Error for UuidParseError {}
 ///
 /// ```
 /// use kuuid::{ObjectId, ObjectIdParseError};
-/// assert_eq!("abc".parse::<ObjectId>(), Err(ObjectIdParseError::Length { found: 3 }));
+/// assert_eq!("abc".parse::<ObjectId>(), Err(ObjectIdParseError::Length { expected: &[24], found: 3 }));
 /// assert_eq!("zz0000000000000000000000".parse::<ObjectId>(),
 ///            Err(ObjectIdParseError::InvalidByte { index: 0, byte: b'z' }));
 /// ```
@@ -75,6 +77,8 @@ impl std::error::Error for UuidParseError {}
 pub enum ObjectIdParseError {
     /// Not 24 characters.
     Length {
+        /// The length an ObjectId's text takes: `&[24]`.
+        expected: &'static [usize],
         /// The length found.
         found: usize,
     },
@@ -90,7 +94,7 @@ pub enum ObjectIdParseError {
 impl fmt::Display for ObjectIdParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            ObjectIdParseError::Length { found } => wrong_length(f, found, &[24]),
+            ObjectIdParseError::Length { expected, found } => wrong_length(f, found, expected),
             ObjectIdParseError::InvalidByte { index, byte } => {
                 invalid_byte(f, index, byte, "a hex digit")
             }

@@ -129,6 +129,12 @@ pub(crate) fn wrong_length(
     Ok(())
 }
 
+/// The wording of a text shorter than the least its format takes (a
+/// CouchDB `utc_id`): "length is 4 bytes, expected at least 14".
+pub(crate) fn too_short(f: &mut fmt::Formatter<'_>, found: usize, min: usize) -> fmt::Result {
+    write!(f, "length is {}, expected at least {min}", Bytes(found))
+}
+
 /// The one wording of a bad byte, for every parse error of the crate:
 /// "invalid byte 'x' at index 3 (expected ...)", `0x0a` for a byte that
 /// does not print.

@@ -5,12 +5,25 @@
 use std::fmt;
 
 use crate::engine::{ALPHABET, PREFIX_LEN, scalar};
+use crate::parse::{invalid_byte, wrong_length};
 
 /// Digits of a `u64` in base62: 62^11 > 2^64.
 pub const BASE62_LEN: usize = 11;
 
 /// Digits of the largest `u64` in decimal.
 pub const MAX_DECIMAL_WIDTH: usize = 20;
+
+/// Every decimal width, so that a wrong length names the one asked for as
+/// the `&'static [usize]` every parse error's `Length` has.
+static WIDTHS: [usize; MAX_DECIMAL_WIDTH + 1] = {
+    let mut w = [0; MAX_DECIMAL_WIDTH + 1];
+    let mut i = 0;
+    while i <= MAX_DECIMAL_WIDTH {
+        w[i] = i;
+        i += 1;
+    }
+    w
+};
 
 /// Why a value could not be rendered or read back.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,17 +40,24 @@ pub enum RenderError {
     Width(usize),
     /// Text of the wrong length.
     Length {
-        /// The length expected.
-        expected: usize,
+        /// The length asked for (the width, or [`BASE62_LEN`]).
+        expected: &'static [usize],
         /// The length found.
         found: usize,
     },
-    /// A byte outside the alphabet, at this index.
-    Byte {
-        /// The byte.
-        byte: u8,
+    /// A byte outside the alphabet.
+    InvalidByte {
         /// Its index in the text.
         index: usize,
+        /// The byte.
+        byte: u8,
+    },
+    /// A caller's buffer shorter than the width.
+    BufferTooSmall {
+        /// Bytes needed.
+        needed: usize,
+        /// Bytes given.
+        found: usize,
     },
     /// Base62 text above the largest `u64` (`LygHa16AHYF`).
     Overflow,
@@ -53,11 +73,12 @@ impl fmt::Display for RenderError {
             RenderError::Width(w) => {
                 write!(f, "width {w} is out of range (1..={MAX_DECIMAL_WIDTH})")
             }
-            RenderError::Length { expected, found } => {
-                write!(f, "expected {expected} characters, found {found}")
+            RenderError::Length { expected, found } => wrong_length(f, *found, expected),
+            RenderError::InvalidByte { index, byte } => {
+                invalid_byte(f, *index, *byte, "a digit of the alphabet")
             }
-            RenderError::Byte { byte, index } => {
-                write!(f, "invalid byte 0x{byte:02x} at index {index}")
+            RenderError::BufferTooSmall { needed, found } => {
+                write!(f, "buffer of {found} bytes is too small, {needed} needed")
             }
             RenderError::Overflow => f.write_str("base62 value is above the largest u64"),
         }
@@ -89,8 +110,8 @@ pub fn encode_decimal(value: u64, width: usize, buf: &mut [u8]) -> Result<&str, 
     }
     let found = buf.len();
     let Some(out) = buf.get_mut(..width) else {
-        return Err(RenderError::Length {
-            expected: width,
+        return Err(RenderError::BufferTooSmall {
+            needed: width,
             found,
         });
     };
@@ -118,14 +139,14 @@ pub fn decode_decimal(text: &str, width: usize) -> Result<u64, RenderError> {
     let bytes = text.as_bytes();
     if bytes.len() != width {
         return Err(RenderError::Length {
-            expected: width,
+            expected: std::slice::from_ref(&WIDTHS[width]),
             found: bytes.len(),
         });
     }
     let mut v: u64 = 0;
     for (index, &byte) in bytes.iter().enumerate() {
         if !byte.is_ascii_digit() {
-            return Err(RenderError::Byte { byte, index });
+            return Err(RenderError::InvalidByte { index, byte });
         }
         v = v
             .checked_mul(10)
@@ -168,7 +189,7 @@ pub fn decode_base62(text: &str) -> Result<u64, RenderError> {
     let bytes = text.as_bytes();
     if bytes.len() != BASE62_LEN {
         return Err(RenderError::Length {
-            expected: BASE62_LEN,
+            expected: &[BASE62_LEN],
             found: bytes.len(),
         });
     }
@@ -178,7 +199,7 @@ pub fn decode_base62(text: &str) -> Result<u64, RenderError> {
             b'0'..=b'9' => byte - b'0',
             b'A'..=b'Z' => byte - b'A' + 10,
             b'a'..=b'z' => byte - b'a' + 36,
-            _ => return Err(RenderError::Byte { byte, index }),
+            _ => return Err(RenderError::InvalidByte { index, byte }),
         };
         v = v
             .checked_mul(62)

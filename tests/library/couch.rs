@@ -321,8 +321,8 @@ fn bad_text_gets_a_typed_error() {
     assert_eq!(
         decode(&hex32[..31], Algorithm::Random, Format::Base16),
         Err(ParseError::Length {
-            found: 31,
-            expected: 32
+            expected: &[32],
+            found: 31
         })
     );
     assert_eq!(
@@ -349,10 +349,7 @@ fn bad_text_gets_a_typed_error() {
     );
     assert_eq!(
         decode("0123", Algorithm::UtcId, Format::Base16),
-        Err(ParseError::Length {
-            found: 4,
-            expected: 14
-        })
+        Err(ParseError::TooShort { min: 14, found: 4 })
     );
     assert_eq!(
         decode(hex32, Algorithm::UuidV4, Format::Base16),

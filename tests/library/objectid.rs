@@ -69,7 +69,10 @@ fn counter_adds_one_and_text_round_trips() {
     );
     assert_eq!(
         "0123".parse::<ObjectId>(),
-        Err(ObjectIdParseError::Length { found: 4 })
+        Err(ObjectIdParseError::Length {
+            expected: &[24],
+            found: 4
+        })
     );
 }
 

@@ -245,7 +245,7 @@ fn bad_bounds_are_typed_errors() {
     );
     assert_eq!(
         key_between(Some("a0 "), None),
-        Err(OrderError::Lower(OrderKeyError::Digit {
+        Err(OrderError::Lower(OrderKeyError::InvalidByte {
             index: 2,
             byte: b' '
         }))

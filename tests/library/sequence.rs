@@ -256,15 +256,15 @@ fn bad_text_is_a_typed_error() {
     assert_eq!(
         render::decode_base62("0000000000"),
         Err(RenderError::Length {
-            expected: 11,
+            expected: &[render::BASE62_LEN],
             found: 10
         })
     );
     assert_eq!(
         render::decode_base62("00000-00000"),
-        Err(RenderError::Byte {
-            byte: b'-',
-            index: 5
+        Err(RenderError::InvalidByte {
+            index: 5,
+            byte: b'-'
         })
     );
     assert_eq!(
@@ -281,9 +281,22 @@ fn bad_text_is_a_typed_error() {
     );
     assert_eq!(
         render::encode_decimal(1, 12, &mut [0u8; 4]),
-        Err(RenderError::Length {
-            expected: 12,
+        Err(RenderError::BufferTooSmall {
+            needed: 12,
             found: 4
         })
     );
+    for width in 1..=render::MAX_DECIMAL_WIDTH {
+        let text = "1".repeat(width + 1);
+        let err = render::decode_decimal(&text, width).unwrap_err();
+        assert!(
+            matches!(err, RenderError::Length { expected: [w], found }
+                     if *w == width && found == width + 1),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("length is {} bytes, expected {width}", width + 1)
+        );
+    }
 }

@@ -96,7 +96,10 @@ fn parse_errors_say_what_and_where() {
     let good = kuuid::v7().to_string();
     assert_eq!(
         good[..35].parse::<Uuid7>(),
-        Err(UuidParseError::Length { found: 35 })
+        Err(UuidParseError::Length {
+            expected: &[36, 32],
+            found: 35
+        })
     );
     // `good` with one byte replaced, parsed.
     let with = |index: usize, byte: u8| {

@@ -62,7 +62,7 @@ fn jittered_keys_ascend_inside_the_bounds() {
 fn bad_bounds_are_one_line_and_exit_2() {
     for (args, says) in [
         (&["between", "a1", "a0"][..], "\"a1\" is not below B \"a0\""),
-        (&["between", "a0 "], "byte 0x20 at 2 is not a base62 digit"),
+        (&["between", "a0 "], "invalid byte 0x20 at index 2"),
         (
             &["between", "", "b1"],
             "B \"b1\" is not an order key: head 'b'",

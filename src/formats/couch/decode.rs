@@ -87,8 +87,8 @@ pub fn decode(text: &str, algorithm: Algorithm, format: Format) -> Result<Decode
             let mut out = [0u8; 16];
             if bytes.len() != 32 {
                 return Err(ParseError::Length {
+                    expected: &[32],
                     found: bytes.len(),
-                    expected: 32,
                 });
             }
             hex::decode(bytes, &[], &mut out).map_err(invalid)?;
@@ -104,16 +104,15 @@ pub fn decode(text: &str, algorithm: Algorithm, format: Format) -> Result<Decode
             })
         }
         Algorithm::UtcRandom | Algorithm::UtcId => {
-            let min = if algorithm == Algorithm::UtcRandom {
-                32
-            } else {
-                14
-            };
-            if bytes.len() < min || (algorithm == Algorithm::UtcRandom && bytes.len() != 32) {
+            let found = bytes.len();
+            if algorithm == Algorithm::UtcRandom && found != 32 {
                 return Err(ParseError::Length {
-                    found: bytes.len(),
-                    expected: min,
+                    expected: &[32],
+                    found,
                 });
+            }
+            if found < 14 {
+                return Err(ParseError::TooShort { min: 14, found });
             }
             let mut micros = [0u8; 8];
             hex::decode(&bytes[..14], &[], &mut micros[1..]).map_err(invalid)?;
@@ -149,8 +148,12 @@ fn value(format: Format, text: &str) -> Result<u128, ParseError> {
     let bytes = text.as_bytes();
     if bytes.len() != format.len() {
         return Err(ParseError::Length {
+            expected: match format {
+                Format::Base16 => &[32],
+                Format::Rfc9562 => &[36],
+                Format::Base36 => &[base36::LEN],
+            },
             found: bytes.len(),
-            expected: format.len(),
         });
     }
     match format {

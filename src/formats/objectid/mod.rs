@@ -210,7 +210,10 @@ impl ObjectId {
     /// [`FromStr`] on bytes that need not be UTF-8 (serde's byte strings).
     pub(crate) fn parse_ascii(text: &[u8]) -> Result<Self, ObjectIdParseError> {
         if text.len() != 24 {
-            return Err(ObjectIdParseError::Length { found: text.len() });
+            return Err(ObjectIdParseError::Length {
+                expected: &[24],
+                found: text.len(),
+            });
         }
         let mut bytes = [0u8; 12];
         hex::decode(text, &[], &mut bytes)

@@ -22,7 +22,12 @@ impl Uuid7 {
         let dashed = match text.len() {
             36 => true,
             32 => false,
-            found => return Err(UuidParseError::Length { found }),
+            found => {
+                return Err(UuidParseError::Length {
+                    expected: &[36, 32],
+                    found,
+                });
+            }
         };
         let dashes: &[usize] = if dashed { &[8, 13, 18, 23] } else { &[] };
         let mut bytes = [0u8; 16];
