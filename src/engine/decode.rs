@@ -10,23 +10,30 @@ use super::IsaError;
 use super::aarch64;
 #[cfg(target_arch = "x86_64")]
 use super::x86_64;
-use super::{EngineError, GROUP_LEN, Isa, PREFIX_LEN, batch_fits, isa, scalar};
+use super::{EngineError, GROUP_LEN, Isa, PREFIX_LEN, batch_fits, isa, scalar, vbmi};
 
 /// Batch decoder of 4-group ids; returns how many leading ids were valid.
 /// Callers guarantee: `text` has `(count - 1) * stride + 32` readable bytes,
 /// `prefixes` `count` writable `u64`s, `words` `4 * count` writable `u32`s,
 /// `count >= 1`, `stride >= 32`.
-type Decode4 = unsafe fn(*const u8, usize, usize, *mut u64, *mut u32) -> usize;
+pub(super) type Decode4 = unsafe fn(*const u8, usize, usize, *mut u64, *mut u32) -> usize;
 
-/// The 4-group decoder for a path.
+/// The 4-group decoder for a path on this CPU.
 fn decode4_fn(isa: Isa) -> Decode4 {
+    decode4_for(isa, vbmi())
+}
+
+/// The 4-group decoder for a path on a CPU with or without VBMI: as the
+/// encoder, `Isa::Avx512` without it decodes on AVX2's kernel.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+pub(super) fn decode4_for(isa: Isa, vbmi: bool) -> Decode4 {
     match isa {
         #[cfg(target_arch = "x86_64")]
         Isa::Sse41 => x86_64::sse41::decode4,
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => x86_64::avx2::decode4,
+        Isa::Avx512 if vbmi => x86_64::avx512::decode4,
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => x86_64::avx512::decode4,
+        Isa::Avx2 | Isa::Avx512 => x86_64::avx2::decode4,
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         Isa::Neon => aarch64::neon::decode4,
         _ => scalar::decode4_raw,

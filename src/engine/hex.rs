@@ -9,10 +9,10 @@
 use crate::engine::Isa;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 use crate::engine::aarch64::hex as neon;
-#[cfg(target_arch = "x86_64")]
-use crate::engine::x86_64::hex as x86;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use crate::engine::x86_64::hex_single as x86_single;
+#[cfg(target_arch = "x86_64")]
+use crate::engine::x86_64::{self, hex as x86};
 
 pub(crate) use crate::engine::bytes::Bytes;
 use crate::engine::bytes::head;
@@ -57,9 +57,11 @@ pub(crate) fn encode16<T: Bytes<16>, const W: usize>(isa: Isa, src: &[T], out: &
     match isa {
         // SAFETY (each arm): the guard checked that this CPU runs the path.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if x86::avx512_supported() => unsafe { x86::encode16_avx512(src, out) },
+        Isa::Avx512 if x86_64::avx512_supported() => unsafe { x86::encode16_avx512(src, out) },
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 | Isa::Avx512 if x86::avx2_supported() => unsafe { x86::encode16_avx2(src, out) },
+        Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => unsafe {
+            x86::encode16_avx2(src, out)
+        },
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         Isa::Neon if neon::is_supported() => unsafe { neon::encode16(src, out) },
         _ => {
@@ -87,9 +89,11 @@ pub(crate) fn encode16_dashed<T: Bytes<16>, const W: usize>(
     match isa {
         // SAFETY (each arm): the guard checked that this CPU runs the path.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if x86::avx512_supported() => unsafe { x86::encode16_dashed_avx512(src, out) },
+        Isa::Avx512 if x86_64::avx512_supported() => unsafe {
+            x86::encode16_dashed_avx512(src, out)
+        },
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 | Isa::Avx512 if x86::avx2_supported() => unsafe {
+        Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => unsafe {
             x86::encode16_dashed_avx2(src, out)
         },
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
@@ -115,9 +119,11 @@ pub(crate) fn encode12<T: Bytes<12>, const W: usize>(isa: Isa, src: &[T], out: &
     match isa {
         // SAFETY (each arm): the guard checked that this CPU runs the path.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if x86::avx512_supported() => unsafe { x86::encode12_avx512(src, out) },
+        Isa::Avx512 if x86_64::avx512_supported() => unsafe { x86::encode12_avx512(src, out) },
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 | Isa::Avx512 if x86::avx2_supported() => unsafe { x86::encode12_avx2(src, out) },
+        Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => unsafe {
+            x86::encode12_avx2(src, out)
+        },
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         Isa::Neon if neon::is_supported() => unsafe { neon::encode12(src, out) },
         _ => {

@@ -29,7 +29,10 @@ pub enum Isa {
     /// AVX2: decodes one id in two 128-bit registers (3-4x scalar); encodes
     /// with the scalar code, which an SSE4.1 encoder did not beat.
     Sse41,
-    /// x86-64 AVX-512 F+BW+VBMI: two ids per 512-bit register, `vpermb` for ASCII.
+    /// x86-64 AVX-512 F+BW (Skylake-X and later): hex and the fast RNG
+    /// in 512-bit registers; base62 two ids per register with `vpermb` for
+    /// ASCII where the CPU has VBMI (Ice Lake, Zen 4 and later), AVX2's
+    /// base62 where it has not; AES-CTR on 512-bit VAES where it has VAES.
     Avx512,
     /// aarch64 NEON: two ids per iteration, `tbl` for ASCII, `st3` to interleave.
     Neon,
@@ -67,7 +70,7 @@ impl Isa {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => x86_64::avx2::is_supported(),
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => x86_64::avx512::is_supported(),
+            Isa::Avx512 => x86_64::avx512_supported(),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Isa::Neon => aarch64::neon::is_supported(),
             #[allow(unreachable_patterns)]

@@ -103,13 +103,34 @@ impl std::error::Error for EngineError {}
 /// `stride >= 32`.
 type Encode4 = unsafe fn(&[u8; PREFIX_LEN], *const u32, *mut u8, usize, usize);
 
-/// The 4-group encoder for a path.
+/// The 4-group encoder for a path on this CPU.
 fn encode4_fn(isa: Isa) -> Encode4 {
+    encode4_for(isa, vbmi())
+}
+
+/// Whether base62's 512-bit kernels run here: `Isa::Avx512` names AVX-512
+/// F+BW, and `vpermb` needs VBMI besides.
+fn vbmi() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86_64::avx512::is_supported()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The 4-group encoder for a path on a CPU with or without VBMI: without
+/// it (Skylake-X, Cascade Lake), `Isa::Avx512` encodes on AVX2's kernel,
+/// which the tier implies.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn encode4_for(isa: Isa, vbmi: bool) -> Encode4 {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => x86_64::avx2::encode4,
+        Isa::Avx512 if vbmi => x86_64::avx512::encode4,
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => x86_64::avx512::encode4,
+        Isa::Avx2 | Isa::Avx512 => x86_64::avx2::encode4,
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         Isa::Neon => aarch64::neon::encode4,
         _ => scalar::encode4_raw,
@@ -460,4 +481,62 @@ fn hex_count(shape: HexShape, src: &[u8], out: &[u8]) -> Result<usize, EngineErr
 #[cfg(feature = "internals")]
 fn be128(v: &[u8]) -> u128 {
     u128::from_be_bytes(v.try_into().expect("16-byte chunk"))
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// `Isa::Avx512` names AVX-512 F+BW; on a CPU of that tier without VBMI
+    /// (Skylake-X, Cascade Lake) base62 must take AVX2's kernels, not the
+    /// `vpermb` ones it cannot run, and whatever runs agrees with scalar.
+    #[test]
+    fn avx512_without_vbmi_takes_avx2s_base62_kernels() {
+        use std::ptr::fn_addr_eq;
+        let (avx2_e, avx2_d) = (
+            x86_64::avx2::encode4 as Encode4,
+            x86_64::avx2::decode4 as decode::Decode4,
+        );
+        assert!(fn_addr_eq(encode4_for(Isa::Avx512, false), avx2_e));
+        assert!(fn_addr_eq(decode::decode4_for(Isa::Avx512, false), avx2_d));
+        assert!(!fn_addr_eq(encode4_for(Isa::Avx512, true), avx2_e));
+        assert!(!fn_addr_eq(decode::decode4_for(Isa::Avx512, true), avx2_d));
+
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let words: Vec<u32> = (0..4 * 64)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u32
+            })
+            .collect();
+        let prefix = *b"001eVnWK";
+        let mut want = vec![0u8; 32 * 64];
+        // SAFETY: 64 ids: 256 words, 64 * 32 bytes at stride 32.
+        unsafe { scalar::encode4_raw(&prefix, words.as_ptr(), want.as_mut_ptr(), 32, 64) };
+        for isa in Isa::available() {
+            for vbmi in [false, vbmi()] {
+                let mut out = vec![0u8; 32 * 64];
+                // SAFETY: as above; `isa` runs here and the kernel chosen
+                // for it without VBMI needs at most what it needs.
+                unsafe {
+                    encode4_for(isa, vbmi)(&prefix, words.as_ptr(), out.as_mut_ptr(), 32, 64)
+                };
+                assert_eq!(out, want, "{isa}, vbmi {vbmi}");
+                let (mut p, mut w) = (vec![0u64; 64], vec![0u32; 4 * 64]);
+                // SAFETY: 64 texts of 32 bytes; 64 prefixes, 256 words.
+                let valid = unsafe {
+                    decode::decode4_for(isa, vbmi)(
+                        out.as_ptr(),
+                        32,
+                        64,
+                        p.as_mut_ptr(),
+                        w.as_mut_ptr(),
+                    )
+                };
+                assert_eq!((valid, &w), (64, &words), "{isa}, vbmi {vbmi}");
+            }
+        }
+    }
 }

@@ -12,6 +12,8 @@ use crate::engine::divide::{COMBINE, DIV62, M4, PAIR};
 
 use crate::engine::{ALPHABET64, PREFIX_LEN};
 
+/// Whether this CPU runs these kernels: the AVX-512 tier
+/// ([`super::avx512_supported`]) with VBMI (Ice Lake, Zen 4 and later).
 pub(crate) fn is_supported() -> bool {
     std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")

@@ -27,14 +27,6 @@ pub(super) const DASH_LO: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, b'-', 0, 0, 0, 0, 
 const DASH_HI_IDX: [u8; 16] = [0, 1, Z, 2, 3, 4, 5, Z, 6, 7, 8, 9, 10, 11, 12, 13];
 pub(super) const DASH_HI: [u8; 16] = [0, 0, b'-', 0, 0, 0, 0, b'-', 0, 0, 0, 0, 0, 0, 0, 0];
 
-pub(crate) fn avx2_supported() -> bool {
-    std::is_x86_feature_detected!("avx2")
-}
-
-pub(crate) fn avx512_supported() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
-}
-
 /// The 32 hex digits of 16 bytes: digits 0..16 in the low lane.
 #[target_feature(enable = "avx2")]
 fn hex32(x: __m128i) -> __m256i {
