@@ -2,6 +2,9 @@
 //! Tests that fork, step the clock, start a ticker or turn the fork guard
 //! off live in `tests/process` and `tests/unguarded`, which have a process
 //! to themselves; `tests/reentrancy.rs` installs a global allocator.
+//! Tests that need a server or a tool the machine may lack (PostgreSQL,
+//! CouchDB's API, node) live in `servers/`, named for it: `-- servers::`
+//! runs them, `-- --skip servers::` runs the rest, which need nothing.
 
 #[path = "../support/child.rs"]
 mod child;
@@ -10,19 +13,13 @@ mod server;
 
 mod concurrency;
 mod couch;
-mod couchdb;
 mod engine_paths;
 mod errors;
 mod exhaustive;
 mod monotonic;
 mod npm_compat;
-mod npm_node;
 mod objectid;
 mod order;
-mod order_couchdb;
-mod order_npm;
-mod postgres;
-mod postgres_tls;
 mod range;
 mod renames;
 mod retry;
@@ -31,6 +28,7 @@ mod sequence_faults;
 mod sequence_stores;
 #[cfg(feature = "serde")]
 mod serde;
+mod servers;
 mod sqlite;
 mod sqlx;
 mod structure;

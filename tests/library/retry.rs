@@ -1,7 +1,7 @@
-//! Random ids retried on a unique index, in a real SQLite and the
-//! PostgreSQL at `KUUID_PG_URL` (skipped, saying why, without it): a
-//! small space filled to a tenth, the retries against the birthday
-//! expectation, every row there once, and the cap and other errors typed.
+//! Random ids retried on a unique index, in a real SQLite: a small space
+//! filled to a tenth, the retries against the birthday expectation, every
+//! row there once, and the cap and other errors typed (the same fill in
+//! PostgreSQL: `servers/postgres_retry.rs`).
 #![cfg(all(feature = "rusqlite", feature = "postgres", feature = "sqlx-sqlite"))]
 
 use std::collections::HashSet;
@@ -25,7 +25,7 @@ fn birthday(n: u64, space: u64) -> (f64, f64) {
 
 /// Inserts `n` random `digits`-digit numbers through `insert`; returns
 /// the values and the total retries.
-fn fill<E: UniqueViolation + std::fmt::Debug>(
+pub(crate) fn fill<E: UniqueViolation + std::fmt::Debug>(
     n: u64,
     digits: usize,
     mut insert: impl FnMut(&str) -> Result<(), E>,
@@ -49,7 +49,7 @@ fn fill<E: UniqueViolation + std::fmt::Debug>(
     (values, retries)
 }
 
-fn check(n: u64, space: u64, values: &[String], retries: u64, stored: HashSet<String>) {
+pub(crate) fn check(n: u64, space: u64, values: &[String], retries: u64, stored: HashSet<String>) {
     let (mean, sd) = birthday(n, space);
     assert!(
         (retries as f64 - mean).abs() < 6.0 * sd,
@@ -84,30 +84,6 @@ fn sqlite_a_tenth_full_space_retries_as_the_birthday_bound_says() {
         .map(Result::unwrap)
         .collect();
     check(n, 1_000_000, &values, retries, stored);
-}
-
-#[test]
-fn postgres_a_tenth_full_space_retries_as_the_birthday_bound_says() {
-    let Some(url) = crate::server::address("KUUID_PG_URL") else {
-        return;
-    };
-    let mut db = postgres::Client::connect(&url, postgres::NoTls).unwrap();
-    db.batch_execute("CREATE TEMP TABLE accounts (number text PRIMARY KEY)")
-        .unwrap();
-    let st = db.prepare("INSERT INTO accounts VALUES ($1)").unwrap();
-    let (n, digits) = (20_000, 5);
-    let (values, retries) = {
-        // Each insert commits on its own: a refused one aborts nothing.
-        let db = &mut db;
-        fill(n, digits, |v| db.execute(&st, &[&v]).map(drop))
-    };
-    let stored: HashSet<String> = db
-        .query("SELECT number FROM accounts", &[])
-        .unwrap()
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
-    check(n, 100_000, &values, retries, stored);
 }
 
 #[test]

@@ -1,12 +1,9 @@
-//! `Sequence` under faults, on a real SQLite file and a PostgreSQL of the
-//! test's own (started where the server is installed; else the one at
-//! `KUUID_PG_URL`): 2 processes x 2 threads mint and print while a driver
-//! SIGKILLs one (and starts another in its place), terminates their
-//! PostgreSQL backends, restarts the server (its own, or with the command
-//! in `KUUID_PG_RESTART`), and locks the table. Afterwards no
-//! printed value repeats, every process that was not killed exited 0, and
-//! each one printed values after the faults (it continued; its errors are
-//! one line each on stderr).
+//! `Sequence` under faults, on a real SQLite file (PostgreSQL's in
+//! `servers/postgres_faults.rs`, on this harness): 2 processes x 2 threads
+//! mint and print while a driver SIGKILLs one (and starts another in its
+//! place) and locks the table. Afterwards no printed value repeats, every
+//! process that was not killed exited 0, and each one printed values after
+//! the faults (it continued; its errors are one line each on stderr).
 //!
 //! The processes are this test binary again, running the `fault_child`
 //! test with `KUUID_FAULT_CHILD` set to the database.
@@ -167,7 +164,7 @@ fn progress(paths: &[&Path], more: usize) {
 }
 
 /// The faults, in order, between checks that both live children go on.
-fn with_faults(db: &str, tag: &str, faults: &[&dyn Fn()]) {
+pub(crate) fn with_faults(db: &str, tag: &str, faults: &[&dyn Fn()]) {
     let mut run = Run::new(db, tag);
     let (victim, victim_out, _) = run.spawn();
     let (b, b_out, b_err) = run.spawn();
@@ -241,56 +238,6 @@ fn sqlite_under_kill_and_lock() {
     };
     with_faults(&db, "sqlite", &[&lock]);
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn postgres_under_kill_terminate_restart_and_lock() {
-    // A server of its own where one can be started: restarting the shared
-    // one would drop the other tests' connections.
-    let (url, restart_cmd) = match crate::server::private_postgres() {
-        Ok((url, restart)) => (url, Some(restart)),
-        Err(_) => {
-            let Some(url) = crate::server::address("KUUID_PG_URL") else {
-                return;
-            };
-            (url, std::env::var("KUUID_PG_RESTART").ok())
-        }
-    };
-    let admin = || postgres::Client::connect(&url, postgres::NoTls).unwrap();
-    let terminate = || {
-        let n: i64 = admin()
-            .query_one(
-                "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'kuuid-fault-child') t",
-                &[],
-            )
-            .unwrap()
-            .get(0);
-        assert!(n >= 1, "no backend to terminate");
-    };
-    let lock = || {
-        let mut c = admin();
-        let mut tx = c.transaction().unwrap();
-        tx.batch_execute("LOCK TABLE kuuid_counters IN ACCESS EXCLUSIVE MODE")
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(1500));
-        tx.rollback().unwrap();
-    };
-    let restart = || {
-        let cmd = restart_cmd.as_deref().expect("checked below");
-        let s = crate::child::run(Command::new("sh").args(["-c", cmd]))
-            .unwrap()
-            .status;
-        assert!(s.success(), "{cmd}");
-    };
-    let mut faults: Vec<&dyn Fn()> = vec![&terminate, &lock];
-    if restart_cmd.is_some() {
-        faults.push(&restart);
-    } else {
-        crate::server::skip(
-            "the server restart (no PostgreSQL installed to start one for it, and KUUID_PG_RESTART is not set)",
-        );
-    }
-    with_faults(&url, "postgres", &faults);
 }
 
 /// The harness's name of test `f` of this module (its path less the

@@ -212,14 +212,12 @@ fn system_roots_child() {
 #[test]
 fn system_roots_are_the_systems_store_and_verify_the_name() {
     let Some(t) = tls() else { return };
+    // The child test's harness name: its path less the binary's name.
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+    let child = format!("{module}::system_roots_child");
     let run = |store: &str, url: &str| {
         let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "postgres_tls::system_roots_child",
-                "--nocapture",
-                "--test-threads=1",
-            ])
+            .args(["--exact", child.as_str(), "--nocapture", "--test-threads=1"])
             .env(SYSTEM_ROOTS_CHILD, url)
             .env("SSL_CERT_FILE", store)
             .env_remove("SSL_CERT_DIR")

@@ -11,7 +11,7 @@ use kuuid::order::{key_between, key_between_jittered};
 use serde_json::{Value, json};
 use ureq::http::StatusCode;
 
-use crate::couchdb::Db;
+use super::couchdb::Db;
 
 fn put(db: &Db, id: &str, body: Value) {
     let r = db

@@ -1,0 +1,16 @@
+//! Tests that need a server or a tool: each file is named for it
+//! (`postgres*`: the PostgreSQL at `KUUID_PG_URL`; `couchdb*`: CouchDB's
+//! HTTP API at `KUUID_COUCH_URL`; `node*`: node and the npm packages in
+//! `KUUID_NPM_DIR`). `.ci/run` provides them; without them each test
+//! starts the server where its binary is installed, or says why it skips.
+
+mod couchdb;
+mod couchdb_order;
+mod node_npm;
+mod node_order;
+mod postgres;
+mod postgres_faults;
+mod postgres_retry;
+mod postgres_sqlx;
+mod postgres_stores;
+mod postgres_tls;
