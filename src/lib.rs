@@ -59,7 +59,7 @@
 //! assert_eq!(oid.hex_bytes().len(), 24);
 //!
 //! let couch = kuuid::couch::Uuids::new(kuuid::couch::Algorithm::Sequential);
-//! assert_eq!(couch.mint()?.len(), 32);
+//! assert_eq!(couch.generate()?.len(), 32);
 //! # Ok::<(), kuuid::couch::Error>(())
 //! ```
 //!
@@ -102,6 +102,34 @@
 //! | `postgres-tls` | TLS for `PostgresCounters` with rustls (no OpenSSL) |
 //! | `sqlx-postgres`, `sqlx-sqlite` | sqlx `Type`/`Encode`/`Decode` |
 //! | `internals` | not for minting: the engine per path (`engine::encode_with`, ...), the clock's parts, for kuuid's own CLI, benches, fuzz targets and tests; no stability promise |
+//!
+//! # Names
+//!
+//! One spelling for one thing, across every id kind:
+//!
+//! - **Minting**: free functions say the kind (`id`, `v7`, `object_id`); a
+//!   generator's method is `generate` ([`Generator::generate`],
+//!   [`V7Generator::generate`], [`couch::Uuids::generate`]); a counter's
+//!   [`sequence::Sequence::next`] hands out numbers, not ids.
+//! - **At a time**: `_at` ([`id_at`], [`Generator::at`], [`Options::at`]).
+//! - **Fallible twin**: `try_` and nothing else ([`try_rand`],
+//!   [`Generator::try_generate_id`]).
+//! - **Many at once**: `fill_` plus the function it batches ([`fill_v7`],
+//!   [`fill_object_id`]); `_many` encodes or parses a batch of texts.
+//! - **Text into a caller's buffer**: `encode_<form>` writes into the front
+//!   of the buffer and returns the text as `&mut str`, as uuid's do: a
+//!   `&mut [u8; N]` where the form has one length (no error possible,
+//!   [`Uuid7::encode_hyphenated`]), a slice and a `Result` otherwise
+//!   ([`Kuuid::encode_to`]). `_into` appends to a growable `String` or
+//!   `Vec<u8>` ([`couch::Uuids::generate_into`]); `_bytes` returns the text
+//!   as an array ([`Uuid7::hyphenated_bytes`]).
+//! - **Errors**: a module's error for all its calls is its `Error`
+//!   ([`Error`], [`couch::Error`], [`sequence::Error`]), an error of one
+//!   kind of input `<What>Error` ([`ParseError`], [`order::OrderKeyError`]);
+//!   every one converts into [`Error`]. A fault has one shape wherever it
+//!   occurs: a wrong length is `Length { expected, found }` (`expected`
+//!   the lengths the format takes), a bad byte `InvalidByte { index, byte
+//!   }`, a short buffer `BufferTooSmall { needed, found }`.
 //!
 //! # Guides
 //!

@@ -327,7 +327,9 @@ impl Minter {
                 let mut text = Vec::with_capacity(64);
                 for _ in 0..n {
                     text.clear();
-                    uuids.mint_into_bytes(&mut text).map_err(couch_failure)?;
+                    uuids
+                        .generate_into_bytes(&mut text)
+                        .map_err(couch_failure)?;
                     sink.push(&text)?;
                 }
             }

@@ -59,7 +59,7 @@ use crate::time::TimeError;
 ///     let n = seq.next()?;
 ///     let key = kuuid::order::key_between(None, None)?;
 ///     let uuids = couch::Uuids::new("utc_random".parse()?);
-///     let id = uuids.mint()?;
+///     let id = uuids.generate()?;
 ///     couch::decode(&id, Algorithm::UtcRandom, Format::Base16)?;
 ///     let isa: kuuid::engine::Isa = "scalar".parse()?;
 ///     let parsed: kuuid::Kuuid = kuuid::id().as_str().parse()?;

@@ -101,7 +101,7 @@ impl std::error::Error for RenderError {}
 /// );
 /// # Ok::<(), RenderError>(())
 /// ```
-pub fn encode_decimal(value: u64, width: usize, buf: &mut [u8]) -> Result<&str, RenderError> {
+pub fn encode_decimal(value: u64, width: usize, buf: &mut [u8]) -> Result<&mut str, RenderError> {
     if width == 0 || width > MAX_DECIMAL_WIDTH {
         return Err(RenderError::Width(width));
     }
@@ -120,7 +120,7 @@ pub fn encode_decimal(value: u64, width: usize, buf: &mut [u8]) -> Result<&str, 
         *b = b'0' + (v % 10) as u8;
         v /= 10;
     }
-    Ok(std::str::from_utf8(out).expect("ASCII digits"))
+    Ok(std::str::from_utf8_mut(out).expect("ASCII digits"))
 }
 
 /// Reads exactly `width` decimal digits back.
@@ -165,7 +165,7 @@ pub fn decode_decimal(text: &str, width: usize) -> Result<u64, RenderError> {
 /// assert_eq!(encode_base62(61, &mut buf), "0000000000z");
 /// assert_eq!(encode_base62(u64::MAX, &mut buf), "LygHa16AHYF");
 /// ```
-pub fn encode_base62(value: u64, buf: &mut [u8; BASE62_LEN]) -> &str {
+pub fn encode_base62(value: u64, buf: &mut [u8; BASE62_LEN]) -> &mut str {
     const LOW: u64 = 62u64.pow(PREFIX_LEN as u32);
     let (mut high, low) = (value / LOW, value % LOW);
     let (head, tail) = buf.split_at_mut(BASE62_LEN - PREFIX_LEN);
@@ -174,7 +174,7 @@ pub fn encode_base62(value: u64, buf: &mut [u8; BASE62_LEN]) -> &str {
         *b = ALPHABET[(high % 62) as usize];
         high /= 62;
     }
-    std::str::from_utf8(buf).expect("base62 ASCII")
+    std::str::from_utf8_mut(buf).expect("base62 ASCII")
 }
 
 /// Reads 11 base62 digits back.

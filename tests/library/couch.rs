@@ -190,7 +190,7 @@ fn base_36_is_the_value_padded_to_25() {
     let mut values = vec![0, 1, 35, 36, u128::MAX];
     let v4 = Uuids::new(Algorithm::UuidV4).format(Format::Base16);
     for _ in 0..1000 {
-        values.push(u128::from_str_radix(&v4.mint().unwrap(), 16).unwrap());
+        values.push(u128::from_str_radix(&v4.generate().unwrap(), 16).unwrap());
     }
     for v in values {
         let mut s = String::new();
@@ -219,7 +219,7 @@ fn minting_at_a_time() {
         ["00000000000000", "00000000000001"]
     );
     let v7 = Uuids::new(Algorithm::UuidV7).at(t).unwrap();
-    let id = v7.mint().unwrap();
+    let id = v7.generate().unwrap();
     assert_eq!(v7.decode(&id).unwrap().timestamp().unwrap().as_millis(), t);
     assert_eq!(
         Uuids::new(Algorithm::Sequential).at(t).unwrap_err(),
@@ -247,10 +247,10 @@ fn minting_at_a_time() {
         .unwrap();
     let n = ((1u64 << 56) - 1) % 1000 + 1;
     for _ in 0..n {
-        assert_eq!(last.mint().unwrap().len(), 14);
+        assert_eq!(last.generate().unwrap().len(), 14);
     }
     assert!(matches!(
-        last.mint(),
+        last.generate(),
         Err(kuuid::couch::Error::Time(kuuid::TimeError::OutOfRange {
             field: kuuid::TimeField::CouchUtc,
             ..
@@ -258,7 +258,7 @@ fn minting_at_a_time() {
     ));
 }
 
-/// `mint_into_bytes` writes what `mint_into` writes: the same text from
+/// `generate_into_bytes` writes what `generate_into` writes: the same text from
 /// two configurations fixed at one time, and for every algorithm and
 /// format, ids minted alternately through both that decode and continue
 /// one sequence.
@@ -277,8 +277,8 @@ fn bytes_and_strings_carry_the_same_text() {
     for (a, b) in fixed().iter().zip(fixed()) {
         for _ in 0..3 {
             let mut bytes = Vec::new();
-            b.mint_into_bytes(&mut bytes).unwrap();
-            let text = a.mint().unwrap();
+            b.generate_into_bytes(&mut bytes).unwrap();
+            let text = a.generate().unwrap();
             if a.algorithm() == Algorithm::UtcId {
                 assert_eq!(bytes, text.as_bytes());
             } else {
@@ -293,10 +293,10 @@ fn bytes_and_strings_carry_the_same_text() {
             let mut minted = Vec::new();
             for i in 0..2_000 {
                 if i % 2 == 0 {
-                    minted.push(ids.mint().unwrap());
+                    minted.push(ids.generate().unwrap());
                 } else {
                     let mut bytes = b"keep".to_vec();
-                    ids.mint_into_bytes(&mut bytes).unwrap();
+                    ids.generate_into_bytes(&mut bytes).unwrap();
                     let text = bytes.strip_prefix(b"keep").expect("appended");
                     minted.push(String::from_utf8(text.to_vec()).unwrap());
                 }

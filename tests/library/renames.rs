@@ -152,3 +152,30 @@ fn the_old_counter_layout_names_are_the_sharding_ones() {
         }
     );
 }
+
+/// `couch::Uuids::mint`, `mint_into` and `mint_into_bytes` are
+/// `generate`, `generate_into` and `generate_into_bytes`: the same text
+/// from two configurations fixed at one time (a `utc_id`, whose text is
+/// all time and suffix), in turn through the old and the new names.
+#[test]
+fn the_old_couch_mint_names_are_generate() {
+    use kuuid::couch::{Algorithm, Uuids};
+    let fixed = || {
+        Uuids::new(Algorithm::UtcId)
+            .at(1_577_836_800_123)
+            .unwrap()
+            .utc_id_suffix("n1")
+    };
+    let (old, new) = (fixed(), fixed());
+    for _ in 0..3 {
+        assert_eq!(old.mint().unwrap(), new.generate().unwrap());
+        let (mut a, mut b) = (String::new(), String::new());
+        old.mint_into(&mut a).unwrap();
+        new.generate_into(&mut b).unwrap();
+        assert_eq!(a, b);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        old.mint_into_bytes(&mut a).unwrap();
+        new.generate_into_bytes(&mut b).unwrap();
+        assert_eq!(a, b);
+    }
+}

@@ -223,7 +223,7 @@ proptest! {
             Ok(text) => {
                 prop_assert!(fits);
                 prop_assert_eq!(text.len(), width);
-                prop_assert_eq!(text, format!("{v:0width$}"));
+                prop_assert_eq!(&*text, format!("{v:0width$}"));
                 prop_assert_eq!(render::decode_decimal(text, width).unwrap(), v);
             }
             Err(e) => {

@@ -220,3 +220,18 @@ fn value_types_mint_like_the_free_functions() {
     assert_ne!(Kuuid::now(), Kuuid::now());
     assert_eq!(ShortKuuid::now().as_str().len(), 20);
 }
+
+/// `encode_*` returns the text as `&mut str`, as uuid's encoders do: a
+/// caller can change it in place (here to uppercase) without a copy.
+#[test]
+fn encoded_text_can_be_changed_in_place() {
+    let id = kuuid::v7();
+    let mut buf = [0u8; 36];
+    let text = id.encode_hyphenated(&mut buf);
+    text.make_ascii_uppercase();
+    assert_eq!(&buf[..], id.to_string().to_uppercase().as_bytes());
+    let oid = kuuid::object_id();
+    let mut buf = [0u8; 24];
+    oid.encode_hex(&mut buf).make_ascii_uppercase();
+    assert_eq!(&buf[..], oid.to_string().to_uppercase().as_bytes());
+}

@@ -21,7 +21,7 @@ const ALGORITHMS: [Algorithm; 5] = [
 ];
 
 fn mint(a: Algorithm) -> [u8; 32] {
-    let id = Uuids::new(a).mint().unwrap();
+    let id = Uuids::new(a).generate().unwrap();
     id.as_bytes().try_into().unwrap()
 }
 

@@ -263,7 +263,7 @@ pub fn mint(src: Source) -> Result<Vec<u8>, String> {
         Source::V7 => kuuid::v7().as_bytes().to_vec(),
         Source::V7Generator => V7G.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
         Source::ObjectId => kuuid::object_id().as_bytes().to_vec(),
-        Source::Couch(a) => couch(a).mint().map_err(|e| e.to_string())?.into_bytes(),
+        Source::Couch(a) => couch(a).generate().map_err(|e| e.to_string())?.into_bytes(),
         Source::OrderJittered => kuuid::order::key_between_jittered(Some("a0"), Some("a1"), 64)
             .map_err(|e| e.to_string())?
             .into_string()

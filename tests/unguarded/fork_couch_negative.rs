@@ -15,7 +15,7 @@ fn without_the_guard_a_child_repeats_the_parents_sequence() {
     let _one_at_a_time = crate::common::serial();
     const N: usize = 1_000;
     let ids = Uuids::new(Algorithm::Sequential);
-    let mint = || -> [u8; 32] { ids.mint().unwrap().as_bytes().try_into().unwrap() };
+    let mint = || -> [u8; 32] { ids.generate().unwrap().as_bytes().try_into().unwrap() };
     let shared = Shared::new(1, N);
     let before = mint();
     fork_and_wait(|| shared.write_raw(0, N, mint));

@@ -377,7 +377,7 @@ impl Bench {
             black_box(&oid_text);
         });
         self.push(Figure::new(Name::ObjectIdBulkText, "id", 1, t, n as u64));
-        // Into bytes, as the rows above: `mint_into` a `String` adds a
+        // Into bytes, as the rows above: `generate_into` a `String` adds a
         // UTF-8 check of the text (~3 ns).
         for algorithm in couch {
             let uuids = Uuids::new(algorithm);
@@ -385,7 +385,7 @@ impl Bench {
             let t = stats(rounds, || {
                 for _ in 0..n {
                     s.clear();
-                    uuids.mint_into_bytes(&mut s).expect("now is in range");
+                    uuids.generate_into_bytes(&mut s).expect("now is in range");
                     black_box(&s);
                 }
             });

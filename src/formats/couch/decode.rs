@@ -54,7 +54,7 @@ impl Decoded<'_> {
     /// ```
     /// use kuuid::couch::{Algorithm, Format, Uuids};
     /// let ids = Uuids::new(Algorithm::UuidV7).format(Format::Base36).at(1_700_000_000_123u64)?;
-    /// let id = ids.mint()?;
+    /// let id = ids.generate()?;
     /// assert_eq!(ids.decode(&id)?.timestamp().unwrap().as_millis(), 1_700_000_000_123);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

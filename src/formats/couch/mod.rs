@@ -92,15 +92,15 @@ struct Given {
 /// ```
 /// use kuuid::couch::{Algorithm, Format, Uuids};
 /// let seq = Uuids::new(Algorithm::Sequential);
-/// let (a, b) = (seq.mint()?, seq.mint()?);
+/// let (a, b) = (seq.generate()?, seq.generate()?);
 /// assert_eq!((a.len(), &a[..26]), (32, &b[..26]));   // one prefix...
 /// assert!(a < b);                                    // ...a growing counter
 ///
 /// let v4 = Uuids::new(Algorithm::UuidV4).format(Format::Rfc9562);
-/// assert_eq!(&v4.mint()?[14..15], "4");
+/// assert_eq!(&v4.generate()?[14..15], "4");
 ///
 /// let utc = Uuids::new(Algorithm::UtcId).utc_id_suffix("frog");
-/// assert!(utc.mint()?.ends_with("frog"));
+/// assert!(utc.generate()?.ends_with("frog"));
 /// # Ok::<(), kuuid::couch::Error>(())
 /// ```
 #[derive(Debug)]
@@ -117,7 +117,7 @@ impl Uuids {
     ///
     /// ```
     /// let ids = kuuid::couch::Uuids::new(kuuid::couch::Algorithm::Random);
-    /// assert_eq!(ids.mint()?.len(), 32);
+    /// assert_eq!(ids.generate()?.len(), 32);
     /// # Ok::<(), kuuid::couch::Error>(())
     /// ```
     pub fn new(algorithm: Algorithm) -> Self {
@@ -135,7 +135,7 @@ impl Uuids {
     /// ```
     /// use kuuid::couch::{Algorithm, Format, Uuids};
     /// let ids = Uuids::new(Algorithm::UuidV7).format(Format::Base36);
-    /// assert_eq!(ids.mint()?.len(), 25);
+    /// assert_eq!(ids.generate()?.len(), 25);
     /// # Ok::<(), kuuid::couch::Error>(())
     /// ```
     pub fn format(mut self, format: Format) -> Self {
@@ -147,7 +147,7 @@ impl Uuids {
     ///
     /// ```
     /// use kuuid::couch::{Algorithm, Uuids};
-    /// let id = Uuids::new(Algorithm::UtcId).utc_id_suffix("-node1").mint()?;
+    /// let id = Uuids::new(Algorithm::UtcId).utc_id_suffix("-node1").generate()?;
     /// assert_eq!(&id[14..], "-node1");
     /// # Ok::<(), kuuid::couch::Error>(())
     /// ```
@@ -164,7 +164,7 @@ impl Uuids {
     /// ```
     /// use kuuid::couch::{Algorithm, Uuids};
     /// let ids = Uuids::new(Algorithm::UtcRandom).at("2020-01-01T00:00:00Z")?;
-    /// let (a, b) = (ids.mint()?, ids.mint()?);
+    /// let (a, b) = (ids.generate()?, ids.generate()?);
     /// assert_eq!(&a[..14], format!("{:014x}", 1_577_836_800_000_000u64));
     /// assert_eq!(&b[..14], format!("{:014x}", 1_577_836_800_000_001u64));
     /// assert!(Uuids::new(Algorithm::Random).at(0u64).is_err());
@@ -204,13 +204,13 @@ impl Uuids {
     /// 14 hex digits of microseconds run out).
     ///
     /// ```
-    /// let id = kuuid::couch::Uuids::new(kuuid::couch::Algorithm::UtcRandom).mint()?;
+    /// let id = kuuid::couch::Uuids::new(kuuid::couch::Algorithm::UtcRandom).generate()?;
     /// assert_eq!(id.len(), 32);
     /// # Ok::<(), kuuid::couch::Error>(())
     /// ```
-    pub fn mint(&self) -> Result<String, Error> {
+    pub fn generate(&self) -> Result<String, Error> {
         let mut s = String::with_capacity(36);
-        self.mint_into(&mut s)?;
+        self.generate_into(&mut s)?;
         Ok(s)
     }
 
@@ -222,17 +222,17 @@ impl Uuids {
     /// let ids = Uuids::new(Algorithm::Sequential);
     /// let mut text = String::new();
     /// for _ in 0..3 {
-    ///     ids.mint_into(&mut text)?;
+    ///     ids.generate_into(&mut text)?;
     ///     text.push('\n');
     /// }
     /// assert_eq!(text.len(), 3 * 33);
     /// # Ok::<(), kuuid::couch::Error>(())
     /// ```
-    pub fn mint_into(&self, out: &mut String) -> Result<(), Error> {
+    pub fn generate_into(&self, out: &mut String) -> Result<(), Error> {
         self.mint_to(out)
     }
 
-    /// Appends one id's text to a byte buffer: [`Uuids::mint_into`] for
+    /// Appends one id's text to a byte buffer: [`Uuids::generate_into`] for
     /// text bound for a file, a socket or an HTTP body, which skips the
     /// UTF-8 check a `String` needs (about 3 ns of `sequential`'s 15). On
     /// error nothing is appended.
@@ -242,14 +242,32 @@ impl Uuids {
     /// let ids = Uuids::new(Algorithm::Sequential);
     /// let mut body = Vec::new();
     /// for _ in 0..3 {
-    ///     ids.mint_into_bytes(&mut body)?;
+    ///     ids.generate_into_bytes(&mut body)?;
     ///     body.push(b'\n');
     /// }
     /// assert_eq!(body.len(), 3 * 33);
     /// # Ok::<(), kuuid::couch::Error>(())
     /// ```
-    pub fn mint_into_bytes(&self, out: &mut Vec<u8>) -> Result<(), Error> {
+    pub fn generate_into_bytes(&self, out: &mut Vec<u8>) -> Result<(), Error> {
         self.mint_to(out)
+    }
+
+    /// [`Uuids::generate`] under its old name.
+    #[deprecated(note = "renamed: `generate`, the one minting verb (as `Generator::generate`)")]
+    pub fn mint(&self) -> Result<String, Error> {
+        self.generate()
+    }
+
+    /// [`Uuids::generate_into`] under its old name.
+    #[deprecated(note = "renamed: `generate_into`, the one minting verb")]
+    pub fn mint_into(&self, out: &mut String) -> Result<(), Error> {
+        self.generate_into(out)
+    }
+
+    /// [`Uuids::generate_into_bytes`] under its old name.
+    #[deprecated(note = "renamed: `generate_into_bytes`, the one minting verb")]
+    pub fn mint_into_bytes(&self, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.generate_into_bytes(out)
     }
 
     fn mint_to(&self, out: &mut impl TextOut) -> Result<(), Error> {
@@ -300,7 +318,7 @@ impl Uuids {
     /// # Ok::<(), kuuid::couch::Error>(())
     /// ```
     pub fn uuids(&self, count: usize) -> Result<Vec<String>, Error> {
-        (0..count).map(|_| self.mint()).collect()
+        (0..count).map(|_| self.generate()).collect()
     }
 
     /// The fields of an id of this configuration's algorithm and format.
@@ -310,7 +328,7 @@ impl Uuids {
     /// ```
     /// use kuuid::couch::{Algorithm, Decoded, Uuids};
     /// let ids = Uuids::new(Algorithm::Sequential);
-    /// let Decoded::Sequential { counter, .. } = ids.decode(&ids.mint()?)? else {
+    /// let Decoded::Sequential { counter, .. } = ids.decode(&ids.generate()?)? else {
     ///     unreachable!()
     /// };
     /// assert!((1..=0xfff000 + 4093).contains(&counter));

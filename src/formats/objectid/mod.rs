@@ -126,9 +126,9 @@ impl ObjectId {
     /// let id = kuuid::ObjectId::from_bytes([0xab; 12]);
     /// assert_eq!(id.encode_hex(&mut buf), "abababababababababababab");
     /// ```
-    pub fn encode_hex<'a>(&self, buf: &'a mut [u8; 24]) -> &'a str {
+    pub fn encode_hex<'a>(&self, buf: &'a mut [u8; 24]) -> &'a mut str {
         *buf = self.hex_bytes();
-        std::str::from_utf8(buf).expect("hex is ASCII")
+        std::str::from_utf8_mut(buf).expect("hex is ASCII")
     }
 
     /// The 24-character text as bytes, for writers (no `&str`, so no UTF-8

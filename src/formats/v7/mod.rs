@@ -233,9 +233,9 @@ impl Uuid7 {
     /// let text = kuuid::v7().encode_hyphenated(&mut buf);
     /// assert_eq!(&text[14..15], "7");
     /// ```
-    pub fn encode_hyphenated<'a>(&self, buf: &'a mut [u8; 36]) -> &'a str {
+    pub fn encode_hyphenated<'a>(&self, buf: &'a mut [u8; 36]) -> &'a mut str {
         *buf = self.hyphenated_bytes();
-        std::str::from_utf8(buf).expect("hex is ASCII")
+        std::str::from_utf8_mut(buf).expect("hex is ASCII")
     }
 
     /// The 36-character texts of many ids at once, on the engine's SIMD
@@ -312,9 +312,9 @@ impl Uuid7 {
     /// let text = kuuid::v7().encode_simple(&mut buf);
     /// assert_eq!(&text[12..13], "7");
     /// ```
-    pub fn encode_simple<'a>(&self, buf: &'a mut [u8; 32]) -> &'a str {
+    pub fn encode_simple<'a>(&self, buf: &'a mut [u8; 32]) -> &'a mut str {
         *buf = self.simple_bytes();
-        std::str::from_utf8(buf).expect("hex is ASCII")
+        std::str::from_utf8_mut(buf).expect("hex is ASCII")
     }
 
     /// The id shown without dashes (npm `v7s`).
