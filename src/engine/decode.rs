@@ -23,19 +23,20 @@ fn decode4_fn(isa: Isa) -> Decode4 {
     decode4_for(isa, vbmi())
 }
 
-/// The 4-group decoder for a path on a CPU with or without VBMI: as the
-/// encoder, `Isa::Avx512` without it decodes on AVX2's kernel.
+/// The 4-group decoder for a path, as if the CPU had no VBMI when `vbmi`
+/// is false: as the encoder, `Isa::Avx512` without it decodes on AVX2's
+/// kernel, and each arm's guard checks what its kernel needs.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(super) fn decode4_for(isa: Isa, vbmi: bool) -> Decode4 {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        Isa::Sse41 => x86_64::sse41::decode4,
+        Isa::Sse41 if x86_64::sse41::is_supported() => x86_64::sse41::decode4,
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if vbmi => x86_64::avx512::decode4,
+        Isa::Avx512 if vbmi && x86_64::avx512::is_supported() => x86_64::avx512::decode4,
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 | Isa::Avx512 => x86_64::avx2::decode4,
+        Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => x86_64::avx2::decode4,
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Isa::Neon => aarch64::neon::decode4,
+        Isa::Neon if aarch64::neon::is_supported() => aarch64::neon::decode4,
         _ => scalar::decode4_raw,
     }
 }

@@ -9,10 +9,16 @@
 //! layers above call (`aes_ctr.rs` for the secure RNG, `xoshiro.rs` for the
 //! fast one, `row.rs` for ChaCha12, `key_digits.rs` for order keys);
 //! `aarch64/` the NEON codecs (`neon.rs`, `hex.rs`), `aes_ctr.rs` and
-//! `row.rs`; `row.rs` here is the portable four-lane row. The hot entry points dispatch through atomic
-//! function pointers that start at a `detect` routine: the first call picks
-//! the best path this CPU has (or the one `KUUID_ISA` names) and stores it, so
-//! later calls are one relaxed load and an indirect call per batch.
+//! `row.rs`; `row.rs` here is the portable four-lane row.
+//!
+//! Dispatch has one form: a match on the [`Isa`] asked for, each SIMD arm
+//! guarded by the CPU check of exactly what its kernel enables (which is
+//! the arm's `SAFETY`), falling through to the portable kernel. An `Isa`
+//! is a ceiling, never a promise a kernel relies on: `Isa::Avx512` without
+//! VBMI takes AVX2's base62 kernels, without VAES AES-NI's. Base62's hot
+//! entry points cache that choice for the process's path in an atomic
+//! function pointer that starts at a `detect` routine, so later calls are
+//! one relaxed load and an indirect call per batch.
 //!
 //! The per-path entry points (`encode_with`, `decode_with`, `hex_with`,
 //! `hex_one_by_one`, `scalar`) are for kuuid's own benches, fuzz targets,
@@ -121,18 +127,20 @@ fn vbmi() -> bool {
     }
 }
 
-/// The 4-group encoder for a path on a CPU with or without VBMI: without
-/// it (Skylake-X, Cascade Lake), `Isa::Avx512` encodes on AVX2's kernel,
-/// which the tier implies.
+/// The 4-group encoder for a path, as if the CPU had no VBMI when `vbmi`
+/// is false: without it (Skylake-X, Cascade Lake), `Isa::Avx512` encodes
+/// on AVX2's kernel, which the tier implies. Each arm's guard checks what
+/// its kernel needs, so the kernel returned runs on this CPU whatever
+/// `isa` says.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn encode4_for(isa: Isa, vbmi: bool) -> Encode4 {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if vbmi => x86_64::avx512::encode4,
+        Isa::Avx512 if vbmi && x86_64::avx512::is_supported() => x86_64::avx512::encode4,
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 | Isa::Avx512 => x86_64::avx2::encode4,
+        Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => x86_64::avx2::encode4,
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Isa::Neon => aarch64::neon::encode4,
+        Isa::Neon if aarch64::neon::is_supported() => aarch64::neon::encode4,
         _ => scalar::encode4_raw,
     }
 }

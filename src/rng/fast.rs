@@ -9,7 +9,7 @@
 use super::spare::Spare;
 use crate::engine::Isa;
 #[cfg(target_arch = "x86_64")]
-use crate::engine::x86_64::xoshiro::steps_avx2;
+use crate::engine::x86_64::{self, xoshiro::steps_avx2};
 
 const LANES: usize = 8;
 #[cfg(target_arch = "x86_64")]
@@ -59,16 +59,14 @@ impl FastRng {
     /// Fills `out` (a multiple of 16 words) with the variant for `isa`.
     fn steps(s: &mut [[u64; LANES]; 4], isa: Isa, out: &mut [u32]) {
         match isa {
+            // SAFETY (each arm): the guard checked that this CPU has what the
+            // kernel enables (the AVX-512 tier: AVX-512F and AVX2).
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => {
-                // SAFETY: callers pass only paths this CPU supports; Avx512 implies AVX-512F.
-                unsafe { steps_avx512(s, out) }
-            }
+            Isa::Avx512 if x86_64::avx512_supported() => unsafe { steps_avx512(s, out) },
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => {
-                // SAFETY: callers pass only paths this CPU supports.
-                unsafe { steps_avx2(s, out) }
-            }
+            Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => unsafe {
+                steps_avx2(s, out)
+            },
             _ => steps_scalar(s, out),
         }
     }
