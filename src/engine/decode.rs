@@ -10,7 +10,7 @@ use super::IsaError;
 use super::aarch64;
 #[cfg(target_arch = "x86_64")]
 use super::x86_64;
-use super::{EngineError, GROUP_LEN, Isa, PREFIX_LEN, batch_fits, isa, scalar, vbmi};
+use super::{EngineError, GROUP_LEN, Isa, PREFIX_LEN, batch_fits, isa, scalar};
 
 /// Batch decoder of 4-group ids; returns how many leading ids were valid.
 /// Callers guarantee: `text` has `(count - 1) * stride + 32` readable bytes,
@@ -18,14 +18,16 @@ use super::{EngineError, GROUP_LEN, Isa, PREFIX_LEN, batch_fits, isa, scalar, vb
 /// `count >= 1`, `stride >= 32`.
 pub(super) type Decode4 = unsafe fn(*const u8, usize, usize, *mut u64, *mut u32) -> usize;
 
-/// The 4-group decoder for a path on this CPU.
+/// The 4-group decoder for a path on this CPU; out of line, as
+/// `encode4_fn`.
+#[inline(never)]
 fn decode4_fn(isa: Isa) -> Decode4 {
-    decode4_for(isa, vbmi())
+    decode4_for(isa, true)
 }
 
-/// The 4-group decoder for a path, as if the CPU had no VBMI when `vbmi`
-/// is false: as the encoder, `Isa::Avx512` without it decodes on AVX2's
-/// kernel, and each arm's guard checks what its kernel needs.
+/// The 4-group decoder for a path; with `vbmi` false, as on a CPU without
+/// VBMI: as the encoder, `Isa::Avx512` then decodes on AVX2's kernel, and
+/// each arm's guard checks what its kernel needs.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(super) fn decode4_for(isa: Isa, vbmi: bool) -> Decode4 {
     match isa {

@@ -109,29 +109,20 @@ impl std::error::Error for EngineError {}
 /// `stride >= 32`.
 type Encode4 = unsafe fn(&[u8; PREFIX_LEN], *const u32, *mut u8, usize, usize);
 
-/// The 4-group encoder for a path on this CPU.
+/// The 4-group encoder for a path on this CPU. Out of line, and
+/// [`encode_ids`] always inline: with the guards inlined into it,
+/// `encode_ids` was left out of line and its callers paid its shape checks
+/// unfolded (+1.9 instructions an id in the instruction gate's `id_1000`;
+/// docs/performance.md, "Measurements behind the code").
+#[inline(never)]
 fn encode4_fn(isa: Isa) -> Encode4 {
-    encode4_for(isa, vbmi())
+    encode4_for(isa, true)
 }
 
-/// Whether base62's 512-bit kernels run here: `Isa::Avx512` names AVX-512
-/// F+BW, and `vpermb` needs VBMI besides.
-fn vbmi() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        x86_64::avx512::is_supported()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// The 4-group encoder for a path, as if the CPU had no VBMI when `vbmi`
-/// is false: without it (Skylake-X, Cascade Lake), `Isa::Avx512` encodes
-/// on AVX2's kernel, which the tier implies. Each arm's guard checks what
-/// its kernel needs, so the kernel returned runs on this CPU whatever
-/// `isa` says.
+/// The 4-group encoder for a path; with `vbmi` false, as on a CPU without
+/// VBMI (Skylake-X, Cascade Lake), where `Isa::Avx512` encodes on AVX2's
+/// kernel, which the tier implies. Each arm's guard checks what its kernel
+/// needs, so the kernel returned runs on this CPU whatever `isa` says.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn encode4_for(isa: Isa, vbmi: bool) -> Encode4 {
     match isa {
@@ -300,7 +291,7 @@ pub(crate) fn assemble_id(prefix: &[u8; PREFIX_LEN], g: [u64; 4]) -> [u8; MAX_ID
 /// If the shape is wrong (a bug in this crate: every caller sizes its buffers).
 /// `on` picks a path the caller has checked is supported; `None` uses the
 /// process-wide choice through the dispatch pointer.
-#[inline]
+#[inline(always)]
 pub(crate) fn encode_ids(
     on: Option<Isa>,
     prefix: &[u8; PREFIX_LEN],
@@ -505,10 +496,20 @@ mod tests {
             x86_64::avx2::encode4 as Encode4,
             x86_64::avx2::decode4 as decode::Decode4,
         );
-        assert!(fn_addr_eq(encode4_for(Isa::Avx512, false), avx2_e));
-        assert!(fn_addr_eq(decode::decode4_for(Isa::Avx512, false), avx2_d));
-        assert!(!fn_addr_eq(encode4_for(Isa::Avx512, true), avx2_e));
-        assert!(!fn_addr_eq(decode::decode4_for(Isa::Avx512, true), avx2_d));
+        // Without VBMI: AVX2's, where the CPU has AVX2 (else scalar). With
+        // it allowed: AVX2's only where this CPU lacks VBMI.
+        let avx2 = x86_64::avx2::is_supported();
+        let no_vbmi = avx2 && !x86_64::avx512::is_supported();
+        assert_eq!(fn_addr_eq(encode4_for(Isa::Avx512, false), avx2_e), avx2);
+        assert_eq!(
+            fn_addr_eq(decode::decode4_for(Isa::Avx512, false), avx2_d),
+            avx2
+        );
+        assert_eq!(fn_addr_eq(encode4_for(Isa::Avx512, true), avx2_e), no_vbmi);
+        assert_eq!(
+            fn_addr_eq(decode::decode4_for(Isa::Avx512, true), avx2_d),
+            no_vbmi
+        );
 
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         let words: Vec<u32> = (0..4 * 64)
@@ -524,7 +525,7 @@ mod tests {
         // SAFETY: 64 ids: 256 words, 64 * 32 bytes at stride 32.
         unsafe { scalar::encode4_raw(&prefix, words.as_ptr(), want.as_mut_ptr(), 32, 64) };
         for isa in Isa::available() {
-            for vbmi in [false, vbmi()] {
+            for vbmi in [false, true] {
                 let mut out = vec![0u8; 32 * 64];
                 // SAFETY: as above; `isa` runs here and the kernel chosen
                 // for it without VBMI needs at most what it needs.
