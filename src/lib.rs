@@ -152,12 +152,10 @@
 //   options.rs      npm's `id(options)`
 //   local.rs        the per-thread generator behind the free functions
 //   generator/      `Generator`: an RNG, a layout and a clock, in batches
-//   lines.rs, range.rs, monotonic.rs
-//                   line parsing, key ranges, the monotonic walk
-//   id/             the kuuid value types
+//   kuuid/          npm's format: the value types (id/), prefix layouts,
+//                   key ranges, the monotonic walk, line parsing
 //   error/          every error type, and the umbrella `Error`
 //   sequence/       counters leased from a database
-//   layout.rs       prefix layouts (precision, order)
 //   rng/, clock/, time/
 //                   randomness, "now", timestamps
 //   sys/            the OS: cheap clocks, the words a fork must not inherit,
@@ -173,16 +171,12 @@ mod external;
 mod formats;
 mod functions;
 mod generator;
-mod id;
-mod layout;
-mod lines;
+mod kuuid;
 mod local;
-mod monotonic;
 mod options;
 pub mod order;
 mod owner;
 mod parse;
-mod range;
 mod rng;
 pub mod sequence;
 mod sys;
@@ -216,18 +210,18 @@ pub mod __loom {
 
 pub use formats::couch;
 
+pub use self::kuuid::id::{
+    AnyKuuid, Id, Kuuid, Kuuid1, Kuuid3, MAX_GROUPS, RandomPart, RandomWords, ShortKuuid,
+};
+pub use self::kuuid::layout::{Layout, Order, Prefix};
+pub use self::kuuid::lines::{ParseLines, ParsedLine, parse_lines};
+pub use self::kuuid::range::{KeyRange, PrefixedKeyRange};
 pub use error::Error;
 pub use formats::objectid::ObjectId;
 pub use formats::v7::{Simple, Uuid7, V7Generator};
 pub use generator::Generator;
-pub use id::{
-    AnyKuuid, Id, Kuuid, Kuuid1, Kuuid3, MAX_GROUPS, RandomPart, RandomWords, ShortKuuid,
-};
-pub use layout::{Layout, Order, Prefix};
-pub use lines::{ParseLines, ParsedLine, parse_lines};
 pub use options::Options;
 pub use parse::{ManyError, ObjectIdParseError, ParseError, UuidParseError};
-pub use range::{KeyRange, PrefixedKeyRange};
 pub use rng::RngKind;
 pub use time::{IntoTimestamp, Precision, TimeError, TimeField, Timestamp};
 

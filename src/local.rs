@@ -19,8 +19,8 @@ use std::cell::{Cell, UnsafeCell};
 use crate::clock::Seen;
 use crate::engine::{self, GROUP_LEN, Isa, PREFIX_LEN};
 use crate::generator::{BATCH, Generator, now_units};
-use crate::id::{AnyKuuid, Id, Kuuid, MAX_GROUPS, RandomPart, ShortKuuid};
-use crate::layout::{Layout, Order, Prefix};
+use crate::kuuid::id::{AnyKuuid, Id, Kuuid, MAX_GROUPS, RandomPart, ShortKuuid};
+use crate::kuuid::layout::{Layout, Order, Prefix};
 use crate::rng::RngKind;
 use crate::time::{IntoTimestamp, Precision, TimeError};
 

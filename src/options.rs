@@ -3,8 +3,8 @@
 
 use crate::error::Error;
 use crate::generator::check_groups;
-use crate::id::{AnyKuuid, MAX_GROUPS};
-use crate::layout::{Layout, Order, Prefix};
+use crate::kuuid::id::{AnyKuuid, MAX_GROUPS};
+use crate::kuuid::layout::{Layout, Order, Prefix};
 use crate::time::Precision;
 use crate::time::{IntoTimestamp, TimeError, Timestamp};
 

@@ -5,7 +5,7 @@
 
 use crate::formats::objectid::ObjectId;
 use crate::formats::v7::{Simple, Uuid7};
-use crate::id::{AnyKuuid, Id};
+use crate::kuuid::id::{AnyKuuid, Id};
 
 impl From<ObjectId> for bson::oid::ObjectId {
     /// ```

@@ -19,7 +19,7 @@ use postgres_types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
 use super::size::{BoxError, sized};
 use crate::formats::objectid::ObjectId;
 use crate::formats::v7::{Simple, Uuid7};
-use crate::id::{AnyKuuid, Id};
+use crate::kuuid::id::{AnyKuuid, Id};
 
 fn is_text(ty: &Type) -> bool {
     <&str as ToSql>::accepts(ty)

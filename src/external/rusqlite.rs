@@ -21,7 +21,7 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 
 use crate::formats::objectid::ObjectId;
 use crate::formats::v7::{Simple, Uuid7};
-use crate::id::{AnyKuuid, Id};
+use crate::kuuid::id::{AnyKuuid, Id};
 
 impl<const LEN: usize> ToSql for Id<LEN> {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {

@@ -39,8 +39,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::formats::objectid::ObjectId;
 use crate::formats::v7::{Simple, Uuid7};
-use crate::id::{AnyKuuid, Id};
-use crate::layout::Prefix;
+use crate::kuuid::id::{AnyKuuid, Id};
+use crate::kuuid::layout::Prefix;
 
 /// The longest binary form read from a sequence of numbers (a kuuid's 32
 /// characters at most; a UUID's 36).
@@ -65,8 +65,8 @@ pub trait IdText: Sized + sealed::Sealed {
 
 mod sealed {
     pub trait Sealed {}
-    impl<const LEN: usize> Sealed for crate::id::Id<LEN> {}
-    impl Sealed for crate::id::AnyKuuid {}
+    impl<const LEN: usize> Sealed for crate::kuuid::id::Id<LEN> {}
+    impl Sealed for crate::kuuid::id::AnyKuuid {}
     impl Sealed for crate::formats::v7::Uuid7 {}
     impl Sealed for crate::formats::v7::Simple {}
     impl Sealed for crate::formats::objectid::ObjectId {}

@@ -26,7 +26,7 @@ use sqlx_postgres::{PgArgumentBuffer, PgTypeInfo, PgValueFormat, PgValueRef, Pos
 use super::size::{BoxError, sized};
 use crate::formats::objectid::ObjectId;
 use crate::formats::v7::{Simple, Uuid7};
-use crate::id::{AnyKuuid, Id};
+use crate::kuuid::id::{AnyKuuid, Id};
 
 /// `uuid` and `uuid[]` by their fixed OIDs (`pg_type.dat`): sqlx keeps its
 /// own constants private.

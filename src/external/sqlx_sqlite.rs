@@ -22,7 +22,7 @@ use sqlx_sqlite::{Sqlite, SqliteArgumentsBuffer, SqliteTypeInfo, SqliteValueRef}
 use super::size::{BoxError, sized};
 use crate::formats::objectid::ObjectId;
 use crate::formats::v7::{Simple, Uuid7};
-use crate::id::{AnyKuuid, Id};
+use crate::kuuid::id::{AnyKuuid, Id};
 
 fn text_type() -> SqliteTypeInfo {
     <&str as Type<Sqlite>>::type_info()

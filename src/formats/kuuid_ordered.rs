@@ -19,7 +19,7 @@
 use std::sync::atomic::AtomicU64;
 
 use super::v7::{COUNTER_BITS, claim_now_on};
-use crate::id::Kuuid;
+use crate::kuuid::id::Kuuid;
 
 /// Bits of the first group under the counter.
 const LOW_BITS: u32 = 32 - COUNTER_BITS;

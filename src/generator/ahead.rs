@@ -13,7 +13,7 @@
 //! docs/performance.md has the figures).
 
 use crate::engine::{self, Isa, PREFIX_LEN};
-use crate::id::{Id, Kuuid, MAX_GROUPS, MAX_LEN};
+use crate::kuuid::id::{Id, Kuuid, MAX_GROUPS, MAX_LEN};
 use crate::rng::Rng;
 
 use super::BATCH;

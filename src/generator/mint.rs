@@ -4,9 +4,9 @@
 use super::{BATCH, Generator, now_units};
 use crate::engine::{self, PREFIX_LEN};
 use crate::error::Error;
-use crate::id::{Id, Kuuid, MAX_GROUPS};
-use crate::layout::Prefix;
-use crate::monotonic::Exhausted;
+use crate::kuuid::id::{Id, Kuuid, MAX_GROUPS};
+use crate::kuuid::layout::Prefix;
+use crate::kuuid::monotonic::Exhausted;
 use crate::rng::Rng;
 use crate::rng::fork;
 

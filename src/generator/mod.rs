@@ -10,9 +10,9 @@ use std::sync::atomic::AtomicU64;
 use crate::clock::{self, Seen};
 use crate::engine::{Isa, IsaError};
 use crate::error::Error;
-use crate::id::MAX_GROUPS;
-use crate::layout::{Layout, Order, Prefix};
-use crate::monotonic::Walk;
+use crate::kuuid::id::MAX_GROUPS;
+use crate::kuuid::layout::{Layout, Order, Prefix};
+use crate::kuuid::monotonic::Walk;
 use crate::rng::fork::{self, Tagged};
 use crate::rng::{Rng, RngKind};
 use crate::time::Precision;
@@ -347,7 +347,7 @@ pub(crate) fn check_groups(groups: usize) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::id::Kuuid;
+    use crate::kuuid::id::Kuuid;
 
     /// Ids taken from one encoded-ahead batch under prefixes that change
     /// from id to id (the merge path) and stay put (the plain copy), across
@@ -361,7 +361,7 @@ mod tests {
             let id: Kuuid = g.take_under(p.as_bytes());
             assert_eq!(id.prefix(), p, "id {i}");
             assert!(randoms.insert(id.random_str().to_owned()), "id {i}");
-            let short: crate::id::ShortKuuid = g.take_under(p.as_bytes());
+            let short: crate::kuuid::id::ShortKuuid = g.take_under(p.as_bytes());
             assert_eq!(short.prefix(), p);
         }
     }
@@ -378,8 +378,8 @@ mod tests {
                 .at(1_000_000u64)
                 .unwrap();
             let forward = layout.order == Order::Forward;
-            let mut ids = vec![crate::id::Kuuid1::default(); 1 << 18];
-            let mut last: Option<crate::id::Kuuid1> = None;
+            let mut ids = vec![crate::kuuid::id::Kuuid1::default(); 1 << 18];
+            let mut last: Option<crate::kuuid::id::Kuuid1> = None;
             let mut prefixes = std::collections::BTreeSet::new();
             for _ in 0..32 {
                 g.fill_ids(&mut ids);

@@ -2,7 +2,7 @@
 //! inherit. The crate's other `unsafe` blocks, each with its `SAFETY`
 //! comment: SIMD (all under `engine/`, `tests/library/structure.rs`
 //! checks), the per-thread state's slot (`local.rs`), the bulk
-//! fill's byte view of its ids (`id/mod.rs`), the SQLite stores' fork
+//! fill's byte view of its ids (`kuuid/id/mod.rs`), the SQLite stores' fork
 //! handlers (`sequence/sqlite/fork.rs`) and the thread CPU clock their
 //! wait reads (`sequence/wait.rs`); tests also call `fork` and `waitpid`.
 

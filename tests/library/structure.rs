@@ -50,10 +50,13 @@ fn the_engine_imports_only_itself() {
 #[test]
 fn only_the_top_reaches_the_thread_state() {
     for file in [
-        "src/layout.rs",
-        "src/id/mod.rs",
-        "src/id/any.rs",
-        "src/id/random.rs",
+        "src/kuuid/layout.rs",
+        "src/kuuid/id/mod.rs",
+        "src/kuuid/id/any.rs",
+        "src/kuuid/id/random.rs",
+        "src/kuuid/lines.rs",
+        "src/kuuid/range.rs",
+        "src/kuuid/monotonic.rs",
         "src/parse/mod.rs",
         "src/parse/hex.rs",
         "src/time/mod.rs",

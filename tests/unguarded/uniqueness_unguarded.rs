@@ -42,7 +42,7 @@ fn all_ids(parent: &Minted, copies: &[&Minted]) -> Vec<Vec<u8>> {
 
 /// How many times a control runs a cell for a source before it calls the
 /// cell blind for it. A monotonic walk starts afresh at each new second
-/// (`src/monotonic.rs`), so when a second boundary falls between the copy
+/// (`src/kuuid/monotonic.rs`), so when a second boundary falls between the copy
 /// and one side's next id, parent and copy walk from different points and
 /// repeat nothing (a few runs of this binary in a hundred on a loaded
 /// machine, in any fork cell: a second boundary has to fall in the copy's

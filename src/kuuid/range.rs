@@ -5,8 +5,8 @@ use std::fmt;
 
 use crate::engine::PREFIX_LEN;
 use crate::error::Error;
-use crate::id::MAX_LEN;
-use crate::layout::{Layout, Order, Prefix};
+use crate::kuuid::id::MAX_LEN;
+use crate::kuuid::layout::{Layout, Order, Prefix};
 use crate::time::IntoTimestamp;
 
 /// The inclusive key range `[startkey, endkey]` covering every id (of any

@@ -18,7 +18,7 @@ use std::str::FromStr;
 use crate::engine::scalar::DIGIT;
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
 use crate::error::Error;
-use crate::layout::{Layout, Prefix};
+use crate::kuuid::layout::{Layout, Prefix};
 use crate::parse::{self, ManyError, ParseError};
 use crate::time::Timestamp;
 use random::words_of;

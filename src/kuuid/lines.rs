@@ -2,7 +2,7 @@
 //! Runs of 32-character lines are validated in bulk on the SIMD engine.
 
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
-use crate::id::AnyKuuid;
+use crate::kuuid::id::AnyKuuid;
 use crate::parse::ParseError;
 
 /// One line of [`parse_lines`]: its number, its text, and the id or the fault.

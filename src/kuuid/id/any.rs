@@ -10,7 +10,7 @@ use super::random::{RandomWords, words_of};
 use super::{ANY_LEN, Id, MAX_GROUPS, MAX_LEN, encode_to, prefix_of, text};
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
 use crate::error::Error;
-use crate::layout::{Layout, Prefix};
+use crate::kuuid::layout::{Layout, Prefix};
 use crate::parse::{self, ParseError};
 use crate::time::Timestamp;
 

@@ -16,7 +16,7 @@
 //!   never continues a 32-character one's words.
 
 use crate::engine::PREFIX_LIMIT;
-use crate::id::MAX_GROUPS;
+use crate::kuuid::id::MAX_GROUPS;
 
 /// The monotonic sequence has no later id: the prefix is at the end of its
 /// range (year 8888 in milliseconds, or a fixed time there) and the random
