@@ -34,7 +34,9 @@ pub(super) fn decode4_for(isa: Isa, vbmi: bool) -> Decode4 {
         #[cfg(target_arch = "x86_64")]
         Isa::Sse41 if x86_64::sse41::is_supported() => x86_64::sse41::decode4,
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if vbmi && x86_64::avx512::is_supported() => x86_64::avx512::decode4,
+        Isa::Avx512 if vbmi && x86_64::avx512::base62::is_supported() => {
+            x86_64::avx512::base62::decode4
+        }
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => x86_64::avx2::decode4,
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]

@@ -1,18 +1,19 @@
 //! Hex text: lowercase on the way out, either case on the way in. The
 //! scalar code here is the reference; the batch encoders ([`encode16`],
 //! [`encode16_dashed`], [`encode12`]) run on the path [`Isa`] names:
-//! AVX-512 and AVX2 in `x86_64/hex.rs`, NEON in `aarch64/hex.rs`. Single
+//! AVX-512 and AVX2 in `x86_64/{avx512,avx2}/hex.rs`, NEON in
+//! `aarch64/neon/hex.rs`. Single
 //! ids ([`hyphenated`], [`simple`], [`hex24`]) take code that needs no
 //! dispatch: SSE2 on x86-64 (part of the architecture), SWAR in 64-bit
 //! registers elsewhere; both write a few wide stores.
 
 use crate::engine::Isa;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-use crate::engine::aarch64::hex as neon;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-use crate::engine::x86_64::hex_single as x86_single;
+use crate::engine::aarch64::neon;
 #[cfg(target_arch = "x86_64")]
-use crate::engine::x86_64::{self, hex as x86};
+use crate::engine::x86_64;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use crate::engine::x86_64::sse2::hex as x86_single;
 
 pub(crate) use crate::engine::bytes::Bytes;
 use crate::engine::bytes::head;
@@ -57,13 +58,15 @@ pub(crate) fn encode16<T: Bytes<16>, const W: usize>(isa: Isa, src: &[T], out: &
     match isa {
         // SAFETY (each arm): the guard checked that this CPU runs the path.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if x86_64::avx512_supported() => unsafe { x86::encode16_avx512(src, out) },
+        Isa::Avx512 if x86_64::avx512::is_supported() => unsafe {
+            x86_64::avx512::hex::encode16(src, out)
+        },
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => unsafe {
-            x86::encode16_avx2(src, out)
+            x86_64::avx2::hex::encode16(src, out)
         },
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Isa::Neon if neon::is_supported() => unsafe { neon::encode16(src, out) },
+        Isa::Neon if neon::is_supported() => unsafe { neon::hex::encode16(src, out) },
         _ => {
             for (v, o) in src.iter().zip(out) {
                 encode_lower(v.bytes(), &mut o[..2 * v.bytes().len()]);
@@ -89,15 +92,15 @@ pub(crate) fn encode16_dashed<T: Bytes<16>, const W: usize>(
     match isa {
         // SAFETY (each arm): the guard checked that this CPU runs the path.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if x86_64::avx512_supported() => unsafe {
-            x86::encode16_dashed_avx512(src, out)
+        Isa::Avx512 if x86_64::avx512::is_supported() => unsafe {
+            x86_64::avx512::hex::encode16_dashed(src, out)
         },
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => unsafe {
-            x86::encode16_dashed_avx2(src, out)
+            x86_64::avx2::hex::encode16_dashed(src, out)
         },
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Isa::Neon if neon::is_supported() => unsafe { neon::encode16_dashed(src, out) },
+        Isa::Neon if neon::is_supported() => unsafe { neon::hex::encode16_dashed(src, out) },
         _ => {
             for (v, o) in src.iter().zip(out) {
                 encode_dashed(v.bytes(), head(o));
@@ -119,13 +122,15 @@ pub(crate) fn encode12<T: Bytes<12>, const W: usize>(isa: Isa, src: &[T], out: &
     match isa {
         // SAFETY (each arm): the guard checked that this CPU runs the path.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if x86_64::avx512_supported() => unsafe { x86::encode12_avx512(src, out) },
+        Isa::Avx512 if x86_64::avx512::is_supported() => unsafe {
+            x86_64::avx512::hex::encode12(src, out)
+        },
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => unsafe {
-            x86::encode12_avx2(src, out)
+            x86_64::avx2::hex::encode12(src, out)
         },
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Isa::Neon if neon::is_supported() => unsafe { neon::encode12(src, out) },
+        Isa::Neon if neon::is_supported() => unsafe { neon::hex::encode12(src, out) },
         _ => {
             for (v, o) in src.iter().zip(out) {
                 encode_lower(v.bytes(), &mut o[..2 * v.bytes().len()]);

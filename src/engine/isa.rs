@@ -70,7 +70,7 @@ impl Isa {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => x86_64::avx2::is_supported(),
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => x86_64::avx512_supported(),
+            Isa::Avx512 => x86_64::avx512::is_supported(),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Isa::Neon => aarch64::neon::is_supported(),
             #[allow(unreachable_patterns)]

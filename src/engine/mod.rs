@@ -1,15 +1,23 @@
 //! The base62 engine: turns prefix bytes and random words into id text, and
 //! id text back into words. It is also the crate's one SIMD tree: every
-//! intrinsic lives here, by target then algorithm (after memchr's
-//! `src/arch/`; `tests/library/structure.rs` checks).
+//! intrinsic lives here, by target, then instruction set, then algorithm
+//! (after memchr's `src/arch/`; `tests/library/structure.rs` checks).
 //!
 //! Layout: `scalar` is the reference every other path is tested against;
-//! `x86_64/` holds the SSE4.1, AVX2 and AVX-512 codecs (`sse41.rs`,
-//! `avx2.rs`, `avx512.rs`, `hex.rs`, `hex_single.rs`) and the kernels the
-//! layers above call (`aes_ctr.rs` for the secure RNG, `xoshiro.rs` for the
-//! fast one, `row.rs` for ChaCha12, `key_digits.rs` for order keys);
-//! `aarch64/` the NEON codecs (`neon.rs`, `hex.rs`), `aes_ctr.rs` and
-//! `row.rs`; `row.rs` here is the portable four-lane row.
+//! here too the dispatchers (`encode_with`, `decode.rs`, `hex.rs`) and the
+//! portable forms (`row.rs`: four lanes; `divide.rs`: the division
+//! constants every path uses). Under them:
+//!
+//! - `x86_64/sse2/`: `hex.rs` (one id at a time), `row.rs` (ChaCha12),
+//!   `key_digits.rs` (order keys);
+//! - `x86_64/sse41/base62.rs` (decoder);
+//! - `x86_64/avx2/`: `base62.rs`, `hex.rs` (batches), `xoshiro.rs` (the
+//!   fast RNG);
+//! - `x86_64/avx512/`: `base62.rs` (with VBMI), `hex.rs`;
+//! - `x86_64/aes_ctr.rs`: the secure RNG's kernel at AES-NI, 256- and
+//!   512-bit VAES widths;
+//! - `aarch64/neon/`: `base62.rs`, `hex.rs`, `row.rs`;
+//!   `aarch64/aes_ctr.rs`.
 //!
 //! Dispatch has one form: a match on the [`Isa`] asked for, each SIMD arm
 //! guarded by the CPU check of exactly what its kernel enables (which is
@@ -127,7 +135,9 @@ fn encode4_fn(isa: Isa) -> Encode4 {
 fn encode4_for(isa: Isa, vbmi: bool) -> Encode4 {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if vbmi && x86_64::avx512::is_supported() => x86_64::avx512::encode4,
+        Isa::Avx512 if vbmi && x86_64::avx512::base62::is_supported() => {
+            x86_64::avx512::base62::encode4
+        }
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => x86_64::avx2::encode4,
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
@@ -499,7 +509,7 @@ mod tests {
         // Without VBMI: AVX2's, where the CPU has AVX2 (else scalar). With
         // it allowed: AVX2's only where this CPU lacks VBMI.
         let avx2 = x86_64::avx2::is_supported();
-        let no_vbmi = avx2 && !x86_64::avx512::is_supported();
+        let no_vbmi = avx2 && !x86_64::avx512::base62::is_supported();
         assert_eq!(fn_addr_eq(encode4_for(Isa::Avx512, false), avx2_e), avx2);
         assert_eq!(
             fn_addr_eq(decode::decode4_for(Isa::Avx512, false), avx2_d),

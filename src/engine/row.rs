@@ -1,14 +1,14 @@
 //! Four 32-bit lanes side by side (ChaCha's rows, `rng/chacha.rs`): the
 //! portable form, and the register every CPU of the target has (SSE2 on
-//! x86-64, NEON on aarch64; `x86_64/row.rs`, `aarch64/row.rs`).
+//! x86-64, NEON on aarch64; `x86_64/sse2/row.rs`, `aarch64/neon/row.rs`).
 
 /// Four words, portable.
 pub(crate) type Lanes = [u32; 4];
 
 #[cfg(target_arch = "aarch64")]
-pub(crate) use super::aarch64::row::Simd;
+pub(crate) use super::aarch64::neon::row::Simd;
 #[cfg(target_arch = "x86_64")]
-pub(crate) use super::x86_64::row::Simd;
+pub(crate) use super::x86_64::sse2::row::Simd;
 /// No vector register: the portable form.
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) type Simd = Lanes;

@@ -149,11 +149,11 @@ fn parse(s: &[u8]) -> Option<Key> {
 }
 
 /// Whether every byte of two padded keys is a base62 digit (the head
-/// letter is one too): SSE2 on x86-64 (`engine/x86_64/key_digits.rs`).
+/// letter is one too): SSE2 on x86-64 (`engine/x86_64/sse2/key_digits.rs`).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn digits_ok(x: u64, y: u64) -> bool {
-    crate::engine::x86_64::key_digits::digits_ok(x, y)
+    crate::engine::x86_64::sse2::key_digits::digits_ok(x, y)
 }
 
 /// Whether every byte of two padded keys is a base62 digit (the head

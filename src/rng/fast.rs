@@ -9,11 +9,11 @@
 use super::spare::Spare;
 use crate::engine::Isa;
 #[cfg(target_arch = "x86_64")]
-use crate::engine::x86_64::{self, xoshiro::steps_avx2};
+use crate::engine::x86_64::{self, avx2::xoshiro::steps_avx2};
 
 const LANES: usize = 8;
 #[cfg(target_arch = "x86_64")]
-const _: () = assert!(LANES == crate::engine::x86_64::xoshiro::LANES);
+const _: () = assert!(LANES == crate::engine::x86_64::avx2::xoshiro::LANES);
 /// Words one step yields: 8 lanes x 2 words (4 ids).
 const STEP_WORDS: usize = 2 * LANES;
 
@@ -62,7 +62,7 @@ impl FastRng {
             // SAFETY (each arm): the guard checked that this CPU has what the
             // kernel enables (the AVX-512 tier: AVX-512F and AVX2).
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 if x86_64::avx512_supported() => unsafe { steps_avx512(s, out) },
+            Isa::Avx512 if x86_64::avx512::is_supported() => unsafe { steps_avx512(s, out) },
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => unsafe {
                 steps_avx2(s, out)

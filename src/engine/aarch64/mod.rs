@@ -1,9 +1,5 @@
-//! aarch64 paths.
+//! aarch64, by instruction set, then algorithm: `neon/` (base62, batch
+//! hex, ChaCha's rows); `aes_ctr.rs` on the ARMv8 crypto extension.
 
 pub(crate) mod aes_ctr;
-pub(crate) mod row;
-
-#[cfg(target_endian = "little")]
-pub(crate) mod hex;
-#[cfg(target_endian = "little")]
 pub(crate) mod neon;

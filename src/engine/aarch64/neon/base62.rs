@@ -20,10 +20,6 @@ use crate::engine::divide::{COMBINE, NEON_DIV62, NEON_DIV3844, PAIR};
 use crate::engine::scalar::DIGIT;
 use crate::engine::{ALPHABET64, PREFIX_LEN};
 
-pub(crate) fn is_supported() -> bool {
-    std::arch::is_aarch64_feature_detected!("neon")
-}
-
 /// `x / 3844` for every `u32` lane.
 #[inline(always)]
 fn div3844(x: uint32x4_t) -> uint32x4_t {

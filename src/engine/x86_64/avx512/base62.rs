@@ -13,7 +13,7 @@ use crate::engine::divide::{COMBINE, DIV62, M4, PAIR};
 use crate::engine::{ALPHABET64, PREFIX_LEN};
 
 /// Whether this CPU runs these kernels: the AVX-512 tier
-/// ([`super::avx512_supported`]) with VBMI (Ice Lake, Zen 4 and later).
+/// ([`super::is_supported`]) with VBMI (Ice Lake, Zen 4 and later).
 pub(crate) fn is_supported() -> bool {
     std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
@@ -129,7 +129,7 @@ unsafe fn encode_pairs<const CONTIGUOUS: bool>(
         // SAFETY: one id at index `last`, within the caller's contract; the
         // CPU has AVX2 (checked with the rest of this path's features).
         unsafe {
-            super::avx2::encode4(
+            crate::engine::x86_64::avx2::encode4(
                 prefix,
                 words.add(4 * last),
                 out.add(last * stride),
@@ -250,7 +250,7 @@ pub(crate) unsafe fn decode4(
         // SAFETY: one id at `last`, within the contract; AVX2 is enabled here.
         return last
             + unsafe {
-                super::avx2::decode4(
+                crate::engine::x86_64::avx2::decode4(
                     text.add(last * stride),
                     stride,
                     1,

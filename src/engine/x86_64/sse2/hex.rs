@@ -2,12 +2,12 @@
 //! includes, so the code needs no run-time dispatch and inlines into
 //! `Uuid7`'s and `ObjectId`'s text methods. Values move in and out through
 //! general registers, so no pointer is dereferenced here. The batch paths
-//! (AVX2, AVX-512) are in `hex.rs`; `engine::hex` tests both against the
-//! scalar reference.
+//! (AVX2, AVX-512) are in `avx2/hex.rs` and `avx512/hex.rs`; `engine::hex`
+//! tests all against the scalar reference.
 
 use std::arch::x86_64::*;
 
-use super::hex::{DASH_HI, DASH_LO};
+use crate::engine::x86_64::avx2::hex::{DASH_HI, DASH_LO};
 
 /// A 16-byte mask that keeps bytes `lo..hi`.
 const fn keep(lo: usize, hi: usize) -> [u8; 16] {

@@ -14,10 +14,6 @@ use std::arch::x86_64::*;
 
 use crate::engine::divide::PAIR;
 
-pub(crate) fn is_supported() -> bool {
-    std::is_x86_feature_detected!("sse4.1") && std::is_x86_feature_detected!("ssse3")
-}
-
 /// Decodes `count` 4-group ids, stopping at the first invalid one; returns
 /// how many were valid.
 ///

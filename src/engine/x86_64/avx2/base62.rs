@@ -20,10 +20,6 @@ use std::arch::x86_64::*;
 use crate::engine::PREFIX_LEN;
 use crate::engine::divide::{COMBINE, DIV62, M4, PAIR};
 
-pub(crate) fn is_supported() -> bool {
-    std::is_x86_feature_detected!("avx2")
-}
-
 /// Ids per block of the staged loop: 1 KiB of stack, in L1 between passes
 /// (16 and 64 measured within 1 % of 32 on Zen 4).
 const BLOCK: usize = 32;

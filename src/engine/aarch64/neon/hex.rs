@@ -20,10 +20,6 @@ const DASH_LO: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, b'-', 0, 0, 0, 0, b'-', 0, 0]
 const DASH_HI_IDX: [u8; 16] = [0, 1, Z, 2, 3, 4, 5, Z, 6, 7, 8, 9, 10, 11, 12, 13];
 const DASH_HI: [u8; 16] = [0, 0, b'-', 0, 0, 0, 0, b'-', 0, 0, 0, 0, 0, 0, 0, 0];
 
-pub(crate) fn is_supported() -> bool {
-    std::arch::is_aarch64_feature_detected!("neon")
-}
-
 #[inline(always)]
 fn load16(bytes: &[u8; 16]) -> uint8x16_t {
     // SAFETY: a load of the 16 bytes `bytes` refers to (NEON is enabled in

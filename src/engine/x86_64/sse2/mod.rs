@@ -1,0 +1,7 @@
+//! SSE2, part of every x86-64 CPU: no run-time check.
+
+pub(crate) mod key_digits;
+pub(crate) mod row;
+// Compiled where the target enables SSE2: every x86-64 target with std.
+#[cfg(target_feature = "sse2")]
+pub(crate) mod hex;
