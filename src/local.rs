@@ -20,7 +20,7 @@ use crate::clock::Seen;
 use crate::engine::{self, GROUP_LEN, Isa, PREFIX_LEN};
 use crate::generator::{BATCH, Generator, now_units};
 use crate::kuuid::id::{AnyKuuid, Id, Kuuid, MAX_GROUPS, RandomPart, ShortKuuid};
-use crate::kuuid::layout::{Layout, Order, Prefix};
+use crate::kuuid::layout::{Layout, Prefix, TimeOrder};
 use crate::rng::RngKind;
 use crate::time::{IntoTimestamp, Precision, TimeError};
 
@@ -253,7 +253,7 @@ pub(crate) fn prefix_now(layout: Layout) -> Prefix {
 
 fn slot(layout: Layout) -> usize {
     usize::from(layout.precision == Precision::Millis) * 2
-        + usize::from(layout.order == Order::Reverse)
+        + usize::from(layout.order == TimeOrder::Reverse)
 }
 
 impl Local {

@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::generator::check_groups;
 use crate::kuuid::id::{AnyKuuid, MAX_GROUPS};
-use crate::kuuid::layout::{Layout, Order, Prefix};
+use crate::kuuid::layout::{Layout, Prefix, TimeOrder};
 use crate::time::Precision;
 use crate::time::{IntoTimestamp, TimeError, Timestamp};
 
@@ -90,9 +90,9 @@ impl Options {
     /// ```
     pub const fn reverse(mut self, reverse: bool) -> Self {
         self.layout.order = if reverse {
-            Order::Reverse
+            TimeOrder::Reverse
         } else {
-            Order::Forward
+            TimeOrder::Forward
         };
         self
     }

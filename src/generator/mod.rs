@@ -11,7 +11,7 @@ use crate::clock::{self, Seen};
 use crate::engine::{Isa, IsaError};
 use crate::error::Error;
 use crate::kuuid::id::MAX_GROUPS;
-use crate::kuuid::layout::{Layout, Order, Prefix};
+use crate::kuuid::layout::{Layout, Prefix, TimeOrder};
 use crate::kuuid::monotonic::Walk;
 use crate::rng::fork::{self, Tagged};
 use crate::rng::{Rng, RngKind};
@@ -189,7 +189,7 @@ impl Generator {
         self.layout = layout;
         self.memo = None;
         if let Some(walk) = &mut self.monotonic {
-            walk.restart(layout.order == Order::Reverse);
+            walk.restart(layout.order == TimeOrder::Reverse);
         }
         Ok(self)
     }
@@ -239,7 +239,7 @@ impl Generator {
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
     pub fn monotonic(mut self) -> Self {
-        self.monotonic = Some(Walk::new(self.layout.order == Order::Reverse));
+        self.monotonic = Some(Walk::new(self.layout.order == TimeOrder::Reverse));
         self
     }
 
@@ -377,7 +377,7 @@ mod tests {
                 .monotonic()
                 .at(1_000_000u64)
                 .unwrap();
-            let forward = layout.order == Order::Forward;
+            let forward = layout.order == TimeOrder::Forward;
             let mut ids = vec![crate::kuuid::id::Kuuid1::default(); 1 << 18];
             let mut last: Option<crate::kuuid::id::Kuuid1> = None;
             let mut prefixes = std::collections::BTreeSet::new();

@@ -7,15 +7,28 @@ use std::fmt;
 use crate::engine::{self, PREFIX_LEN, PREFIX_LIMIT};
 use crate::time::{IntoTimestamp, Precision, TimeError, Timestamp};
 
-/// Which way ids sort by time.
+/// Which way ids sort by time: a prefix's order (the [`order`](crate::order)
+/// module is something else, keys for ordered lists).
+///
+/// ```
+/// use kuuid::{Layout, TimeOrder};
+/// assert_eq!(Layout::SECONDS_REVERSE.order, TimeOrder::Reverse);
+/// // Newest first: a later id sorts before an earlier one.
+/// assert!(kuuid::idr_at("2019-01-01T00:00:00Z")? < kuuid::idr_at("2018-01-01T00:00:00Z")?);
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Order {
+pub enum TimeOrder {
     /// Oldest first: the prefix is the time.
     #[default]
     Forward,
     /// Newest first: the prefix is `62^8 - 1 - time`.
     Reverse,
 }
+
+/// [`TimeOrder`] under its old name.
+#[deprecated(note = "renamed: `TimeOrder` (`order` is the order keys' module)")]
+pub type Order = TimeOrder;
 
 /// Precision and order of an id's prefix.
 ///
@@ -31,26 +44,26 @@ pub struct Layout {
     /// Seconds or milliseconds.
     pub precision: Precision,
     /// Oldest or newest first.
-    pub order: Order,
+    pub order: TimeOrder,
 }
 
 impl Layout {
     /// Seconds, oldest first: npm `id()`.
-    pub const SECONDS: Layout = Layout::new(Precision::Seconds, Order::Forward);
+    pub const SECONDS: Layout = Layout::new(Precision::Seconds, TimeOrder::Forward);
     /// Milliseconds, oldest first: npm `idms()`.
-    pub const MILLIS: Layout = Layout::new(Precision::Millis, Order::Forward);
+    pub const MILLIS: Layout = Layout::new(Precision::Millis, TimeOrder::Forward);
     /// Seconds, newest first: npm `idr()`.
-    pub const SECONDS_REVERSE: Layout = Layout::new(Precision::Seconds, Order::Reverse);
+    pub const SECONDS_REVERSE: Layout = Layout::new(Precision::Seconds, TimeOrder::Reverse);
     /// Milliseconds, newest first: npm `idmsr()`.
-    pub const MILLIS_REVERSE: Layout = Layout::new(Precision::Millis, Order::Reverse);
+    pub const MILLIS_REVERSE: Layout = Layout::new(Precision::Millis, TimeOrder::Reverse);
 
     /// A layout from its two parts.
     ///
     /// ```
-    /// use kuuid::{Layout, Order, Precision};
-    /// assert_eq!(Layout::new(Precision::Millis, Order::Reverse), Layout::MILLIS_REVERSE);
+    /// use kuuid::{Layout, TimeOrder, Precision};
+    /// assert_eq!(Layout::new(Precision::Millis, TimeOrder::Reverse), Layout::MILLIS_REVERSE);
     /// ```
-    pub const fn new(precision: Precision, order: Order) -> Self {
+    pub const fn new(precision: Precision, order: TimeOrder) -> Self {
         Layout { precision, order }
     }
 
@@ -67,9 +80,9 @@ impl Layout {
                 Precision::Seconds
             },
             if reverse {
-                Order::Reverse
+                TimeOrder::Reverse
             } else {
-                Order::Forward
+                TimeOrder::Forward
             },
         )
     }
@@ -96,8 +109,8 @@ impl Layout {
     /// Maps time units to the prefix value and back (the map is its own inverse).
     const fn apply_order(self, v: u64) -> u64 {
         match self.order {
-            Order::Forward => v,
-            Order::Reverse => PREFIX_LIMIT - 1 - v,
+            TimeOrder::Forward => v,
+            TimeOrder::Reverse => PREFIX_LIMIT - 1 - v,
         }
     }
 

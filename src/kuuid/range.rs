@@ -6,7 +6,7 @@ use std::fmt;
 use crate::engine::PREFIX_LEN;
 use crate::error::Error;
 use crate::kuuid::id::MAX_LEN;
-use crate::kuuid::layout::{Layout, Order, Prefix};
+use crate::kuuid::layout::{Layout, Prefix, TimeOrder};
 use crate::time::IntoTimestamp;
 
 /// The inclusive key range `[startkey, endkey]` covering every id (of any
@@ -54,8 +54,8 @@ impl KeyRange {
         }
         let (first, last) = (layout.prefix(from)?, layout.prefix(to)?);
         let (start, end) = match layout.order {
-            Order::Forward => (first, last),
-            Order::Reverse => (last, first),
+            TimeOrder::Forward => (first, last),
+            TimeOrder::Reverse => (last, first),
         };
         let mut end_key = [b'z'; MAX_LEN];
         end_key[..PREFIX_LEN].copy_from_slice(end.as_bytes());

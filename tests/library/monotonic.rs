@@ -3,7 +3,7 @@
 
 use std::str::FromStr;
 
-use kuuid::{Generator, Id, Layout, Order};
+use kuuid::{Generator, Id, Layout, TimeOrder};
 
 fn check<const LEN: usize>(layout: Layout, fixed: bool) {
     let mut g = Generator::secure().with_layout(layout).monotonic();
@@ -17,8 +17,8 @@ fn check<const LEN: usize>(layout: Layout, fixed: bool) {
         *slot = g.generate_id();
     }
     let ordered = |a: &Id<LEN>, b: &Id<LEN>| match layout.order {
-        Order::Forward => a < b,
-        Order::Reverse => a > b,
+        TimeOrder::Forward => a < b,
+        TimeOrder::Reverse => a > b,
     };
     for (i, w) in ids.windows(2).enumerate() {
         assert!(

@@ -1,6 +1,8 @@
 //! npm kuuid's own vectors, and sort order in every layout.
 
-use kuuid::{AnyKuuid, Generator, Kuuid, Layout, Options, Order, Precision, ShortKuuid, Timestamp};
+use kuuid::{
+    AnyKuuid, Generator, Kuuid, Layout, Options, Precision, ShortKuuid, TimeOrder, Timestamp,
+};
 
 #[test]
 fn npm_prefix_vectors() {
@@ -165,7 +167,7 @@ fn every_layout_sorts_as_npm_does() {
             let (a, b) = (at(layout, t0), at(layout, t1));
             if t0 / unit == t1 / unit {
                 assert_eq!(a.prefix(), b.prefix(), "{layout:?} {t0} {t1}");
-            } else if layout.order == Order::Forward {
+            } else if layout.order == TimeOrder::Forward {
                 assert!(a < b, "{layout:?} {t0} {t1}");
             } else {
                 assert!(a > b, "{layout:?} {t0} {t1}");

@@ -15,7 +15,7 @@ fn mint(layout: Layout, t: u64, groups: usize) -> AnyKuuid {
     Options::new()
         .at(t)
         .millisecond(layout.precision == kuuid::Precision::Millis)
-        .reverse(layout.order == kuuid::Order::Reverse)
+        .reverse(layout.order == kuuid::TimeOrder::Reverse)
         .random(groups)
         .id()
         .unwrap()

@@ -179,3 +179,15 @@ fn the_old_couch_mint_names_are_generate() {
         assert_eq!(a, b);
     }
 }
+
+/// `kuuid::Order` is `kuuid::TimeOrder` (beside the `order` module of
+/// order keys, the old name read as theirs): the same type, variants and
+/// all.
+#[test]
+fn the_old_order_name_is_time_order() {
+    let old: kuuid::Order = kuuid::Order::Reverse;
+    let new: kuuid::TimeOrder = old;
+    assert_eq!(new, kuuid::TimeOrder::Reverse);
+    assert_eq!(Layout::SECONDS_REVERSE.order, kuuid::Order::Reverse);
+    assert_eq!(kuuid::Order::default(), kuuid::TimeOrder::Forward);
+}

@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use kuuid::{AnyKuuid, Generator, KeyRange, Kuuid, Layout, Options, Order, Precision};
+use kuuid::{AnyKuuid, Generator, KeyRange, Kuuid, Layout, Options, Precision, TimeOrder};
 use serde_json::{Value, json};
 use ureq::Agent;
 use ureq::http::StatusCode;
@@ -127,8 +127,10 @@ fn the_newest_documents_come_from_all_docs_alone() {
         db.insert(&shuffled(&minted));
         let newest_first: Vec<String> = minted.iter().rev().take(100).cloned().collect();
         let got = match layout.order {
-            Order::Forward => db.all_docs(&[("descending", json!(true)), ("limit", json!(100))]),
-            Order::Reverse => db.all_docs(&[("limit", json!(100))]),
+            TimeOrder::Forward => {
+                db.all_docs(&[("descending", json!(true)), ("limit", json!(100))])
+            }
+            TimeOrder::Reverse => db.all_docs(&[("limit", json!(100))]),
         };
         assert_eq!(got, newest_first, "{layout:?}");
     }
@@ -151,7 +153,7 @@ fn ids_around(layout: Layout, from: u64, to: u64) -> (Vec<String>, Vec<String>) 
             let id: AnyKuuid = Options::new()
                 .at(t)
                 .millisecond(layout.precision == Precision::Millis)
-                .reverse(layout.order == Order::Reverse)
+                .reverse(layout.order == TimeOrder::Reverse)
                 .random(groups)
                 .id()
                 .unwrap();
