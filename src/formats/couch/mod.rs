@@ -10,18 +10,21 @@
 //! | `utc_id` | the same 14 hex + a configured suffix |
 //! | `uuid_v4`, `uuid_v7` | a UUID in the [`Format`] configured: `base_16` (32 hex), `rfc9562` (36, dashed) or `base_36` (25 of `0-9a-z`) |
 //!
-//! **Process-wide state, as CouchDB keeps it in one server process.** The
-//! `sequential` prefix and counter share one 128-bit word and the
+//! # Process-wide state, as CouchDB keeps it in one server process
+//!
+//! The `sequential` prefix and counter share one 128-bit word and the
 //! `utc_*` microseconds one 64-bit word; both advance by compare-and-swap,
 //! so every thread draws from one sequence without a lock, and `utc_*` ids
 //! are strictly increasing across the process ("if the clock has not passed
 //! the last value, last + 1"; so, as in CouchDB, minting faster than one id
-//! a microsecond runs ahead of the clock by the excess). Both words live in the wipe-on-fork page: a
-//! forked child draws its own `sequential` prefix, as a new node would.
+//! a microsecond runs ahead of the clock by the excess). Both words live in
+//! the wipe-on-fork page: a forked child draws its own `sequential` prefix, as a new node would.
 //! `utc_id` ids are unique only per suffix and process (CouchDB's too): give
 //! each process its own suffix.
 //!
-//! **`uuid_v7` is CouchDB's, not [`kuuid::v7`](crate::v7).** CouchDB fills
+//! # `uuid_v7` is CouchDB's, not [`kuuid::v7`](crate::v7)
+//!
+//! CouchDB fills
 //! `rand_a` with random bits and keeps no counter, so ids of one millisecond
 //! are not ordered among themselves; this module mints them that way. For
 //! ids ordered within the millisecond, format [`kuuid::v7`](crate::v7)'s

@@ -14,7 +14,9 @@ const BLOCK: u64 = 256;
 /// blocks of 256, so threads do not take turns on the shared word for every
 /// id.
 ///
-/// **Which order is which.** Ids of one generator are strictly increasing,
+/// # Which order is which
+///
+/// Ids of one generator are strictly increasing,
 /// and every id in the process is unique. Ids of *different* generators
 /// (and of [`kuuid::v7`](crate::v7)) are ordered by millisecond but not
 /// within one: a generator keeps minting from its block until the clock
@@ -23,8 +25,12 @@ const BLOCK: u64 = 256;
 /// (measured in docs/formats.md: two threads minting at once each run several
 /// times slower than one alone).
 ///
+/// # Fork and reseed
+///
 /// A forked child, or a [`kuuid::reseed`](crate::reseed), drops the block:
 /// the child claims from its own sequence.
+///
+/// # Example
 ///
 /// ```
 /// let mut g = kuuid::V7Generator::new();

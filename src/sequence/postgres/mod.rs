@@ -40,7 +40,9 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 /// and the commit is durable (`synchronous_commit = on`, set on every
 /// connection) before the block is used.
 ///
-/// **Connecting as libpq does.** The string is libpq's (`host=/tmp
+/// # Connecting as libpq does
+///
+/// The string is libpq's (`host=/tmp
 /// user=app dbname=app` or a `postgres://` URL); `PGHOST`, `PGPORT`,
 /// `PGUSER`, `PGPASSWORD`, `PGDATABASE`, `PGCONNECT_TIMEOUT`, `PGAPPNAME`,
 /// `PGSSLMODE`, `PGSSLROOTCERT`, `PGSSLCERT`, `PGSSLKEY` and `PGPASSFILE`
@@ -53,14 +55,18 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 /// server that accepts and never answers fails the lease instead of
 /// hanging it; errors name the host and port.
 ///
-/// **Nothing left running.** The statement timeout is set on the server
+/// # Nothing left running
+///
+/// The statement timeout is set on the server
 /// (`statement_timeout`, unless `options` in the string sets one), which
 /// ends a statement waiting on a lock itself; a statement the server does
 /// not answer for a second longer is cancelled (a cancel request) before
 /// the connection is given up. A failed lease leaves no statement of this
 /// store waiting on the server.
 ///
-/// **TLS** (feature `postgres-tls`: rustls on ring, no system OpenSSL) as
+/// # TLS
+///
+/// Feature `postgres-tls` (rustls on ring, no system OpenSSL), as
 /// libpq's `sslmode` says: `disable` plain; `allow`/`prefer` (the default)
 /// TLS when the server offers it, nothing checked; `require` TLS, nothing
 /// checked unless `sslrootcert` is given (then as `verify-ca`);
@@ -74,7 +80,9 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 /// as its own root is refused (`CaUsedAsEndEntity`). Without the feature,
 /// `require` and the `verify-*` modes are refused at connect.
 ///
-/// **Broken connections.** A connection that breaks or times out (the
+/// # Broken connections
+///
+/// A connection that breaks or times out (the
 /// server restarted, the backend was terminated, the network dropped it)
 /// is replaced on the next lease, and a lease that failed because it broke
 /// is tried once more on the new one. That is safe: a lease whose commit
@@ -82,6 +90,8 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 /// after it, so the unknown one is burned (a gap), never handed out twice.
 ///
 /// [`connect_with_timeout`]: PostgresCounters::connect_with_timeout
+///
+/// # Example
 ///
 /// ```no_run
 /// use kuuid::sequence::{Counter, PostgresCounters, Sequence};
