@@ -23,6 +23,7 @@ mod fork_monotonic;
 mod fork_objectid;
 mod fork_v7;
 mod sequence_processes;
+mod servers;
 mod sqlite_fork;
 mod ticker;
 mod ticker_race;

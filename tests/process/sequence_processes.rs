@@ -1,6 +1,6 @@
 //! Sequences in several processes on one database: 2 processes x 2
-//! threads on one SQLite file and on the PostgreSQL at `KUUID_PG_URL`
-//! (skipped, saying why, without it), a process killed (SIGKILL) while it
+//! threads on one SQLite file (on PostgreSQL:
+//! `servers/postgres_processes.rs`), a process killed (SIGKILL) while it
 //! holds a leased block, and a forked child. No value is ever handed out
 //! twice.
 //!
@@ -87,7 +87,7 @@ fn assert_unique(all: &[u64]) {
     }
 }
 
-fn two_processes_two_threads(db: &str) {
+pub(crate) fn two_processes_two_threads(db: &str) {
     let children: Vec<_> = (0..2).map(|_| child_command(db).spawn().unwrap()).collect();
     let mut all = Vec::new();
     for c in children {
@@ -118,15 +118,6 @@ fn two_processes_of_two_threads_on_one_sqlite_file() {
     let path = temp_db("procs");
     two_processes_two_threads(&format!("sqlite:{}", path.display()));
     remove(&path);
-}
-
-#[test]
-fn two_processes_of_two_threads_on_one_postgres_database() {
-    let _one_at_a_time = crate::common::serial();
-    let Some(url) = crate::server::address("KUUID_PG_URL") else {
-        return;
-    };
-    two_processes_two_threads(&url);
 }
 
 #[test]
