@@ -2,10 +2,10 @@
 //! scalar code here is the reference; the batch encoders ([`encode16`],
 //! [`encode16_dashed`], [`encode12`]) run on the path [`Isa`] names:
 //! AVX-512 and AVX2 in `x86_64/{avx512,avx2}/hex.rs`, NEON in
-//! `aarch64/neon/hex.rs`. Single
-//! ids ([`hyphenated`], [`simple`], [`hex24`]) take code that needs no
-//! dispatch: SSE2 on x86-64 (part of the architecture), SWAR in 64-bit
-//! registers elsewhere; both write a few wide stores.
+//! `aarch64/neon/hex.rs`. Single ids ([`hyphenated`], [`simple`],
+//! [`hex24`]) take code that needs no dispatch: SSE2 on x86-64 (part of the
+//! architecture, `x86_64/sse2/hex.rs`), SWAR in 64-bit registers elsewhere;
+//! both write a few wide stores.
 
 use crate::engine::Isa;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
