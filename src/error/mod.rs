@@ -185,7 +185,7 @@ impl fmt::Display for Error {
                 write!(f, "this id type takes {expected} random words, got {found}")
             }
             Error::BufferTooSmall { needed, found } => {
-                write!(f, "buffer of {found} bytes is too small, {needed} needed")
+                crate::parse::buffer_too_small(f, *needed, *found)
             }
             Error::InvertedRange => f.write_str("the range's start is after its end"),
             Error::MonotonicExhausted => f.write_str(

@@ -135,6 +135,16 @@ pub(crate) fn too_short(f: &mut fmt::Formatter<'_>, found: usize, min: usize) ->
     write!(f, "length is {}, expected at least {min}", Bytes(found))
 }
 
+/// The one wording of a caller's buffer too short for the text:
+/// "buffer of 4 bytes is too small, 12 needed".
+pub(crate) fn buffer_too_small(
+    f: &mut fmt::Formatter<'_>,
+    needed: usize,
+    found: usize,
+) -> fmt::Result {
+    write!(f, "buffer of {found} bytes is too small, {needed} needed")
+}
+
 /// The one wording of a bad byte, for every parse error of the crate:
 /// "invalid byte 'x' at index 3 (expected ...)", `0x0a` for a byte that
 /// does not print.

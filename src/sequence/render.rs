@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::engine::{ALPHABET, PREFIX_LEN, scalar};
-use crate::parse::{invalid_byte, wrong_length};
+use crate::parse::{buffer_too_small, invalid_byte, wrong_length};
 
 /// Digits of a `u64` in base62: 62^11 > 2^64.
 pub const BASE62_LEN: usize = 11;
@@ -77,9 +77,7 @@ impl fmt::Display for RenderError {
             RenderError::InvalidByte { index, byte } => {
                 invalid_byte(f, *index, *byte, "a digit of the alphabet")
             }
-            RenderError::BufferTooSmall { needed, found } => {
-                write!(f, "buffer of {found} bytes is too small, {needed} needed")
-            }
+            RenderError::BufferTooSmall { needed, found } => buffer_too_small(f, *needed, *found),
             RenderError::Overflow => f.write_str("base62 value is above the largest u64"),
         }
     }

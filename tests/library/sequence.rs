@@ -286,6 +286,20 @@ fn bad_text_is_a_typed_error() {
             found: 4
         })
     );
+    // One wording for a short buffer, here and in `kuuid::Error`.
+    assert_eq!(
+        render::encode_decimal(1, 12, &mut [0u8; 4])
+            .unwrap_err()
+            .to_string(),
+        "buffer of 4 bytes is too small, 12 needed"
+    );
+    assert_eq!(
+        kuuid::id()
+            .encode_to(&mut [0u8; 31])
+            .unwrap_err()
+            .to_string(),
+        "buffer of 31 bytes is too small, 32 needed"
+    );
     for width in 1..=render::MAX_DECIMAL_WIDTH {
         let text = "1".repeat(width + 1);
         let err = render::decode_decimal(&text, width).unwrap_err();

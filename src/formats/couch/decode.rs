@@ -148,11 +148,7 @@ fn value(format: Format, text: &str) -> Result<u128, ParseError> {
     let bytes = text.as_bytes();
     if bytes.len() != format.len() {
         return Err(ParseError::Length {
-            expected: match format {
-                Format::Base16 => &[32],
-                Format::Rfc9562 => &[36],
-                Format::Base36 => &[base36::LEN],
-            },
+            expected: format.lengths(),
             found: bytes.len(),
         });
     }

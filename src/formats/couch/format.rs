@@ -48,10 +48,15 @@ impl Format {
     /// ```
     #[allow(clippy::len_without_is_empty)] // a fixed width, never empty
     pub const fn len(self) -> usize {
+        self.lengths()[0]
+    }
+
+    /// [`Format::len`] as a parse error's `expected` holds it.
+    pub(crate) const fn lengths(self) -> &'static [usize] {
         match self {
-            Format::Base16 => 32,
-            Format::Rfc9562 => 36,
-            Format::Base36 => base36::LEN,
+            Format::Base16 => &[32],
+            Format::Rfc9562 => &[36],
+            Format::Base36 => &[base36::LEN],
         }
     }
 

@@ -15,10 +15,7 @@ use crate::engine::{ALPHABET64, PREFIX_LEN};
 /// Whether this CPU runs these kernels: the AVX-512 tier
 /// ([`super::is_supported`]) with VBMI (Ice Lake, Zen 4 and later).
 pub(crate) fn is_supported() -> bool {
-    std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vbmi")
-        && std::is_x86_feature_detected!("avx2")
+    super::is_supported() && std::is_x86_feature_detected!("avx512vbmi")
 }
 
 /// `vpermb` indexes: output byte `j` of id `h = j / 32`, past the 8 prefix
