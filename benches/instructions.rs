@@ -37,6 +37,7 @@ fn decode_input(isa: Isa) -> (Isa, Vec<u8>, Vec<u64>, Vec<u32>) {
 
 #[library_benchmark]
 #[bench::scalar(args = (Isa::Scalar), setup = encode_input)]
+#[bench::sse41(args = (Isa::Sse41), setup = encode_input)]
 #[bench::avx2(args = (Isa::Avx2), setup = encode_input)]
 fn encode_4096((isa, words, mut out): (Isa, Vec<u32>, Vec<u8>)) -> Vec<u8> {
     if isa.is_supported() {
@@ -47,6 +48,7 @@ fn encode_4096((isa, words, mut out): (Isa, Vec<u32>, Vec<u8>)) -> Vec<u8> {
 
 #[library_benchmark]
 #[bench::scalar(args = (Isa::Scalar), setup = decode_input)]
+#[bench::sse41(args = (Isa::Sse41), setup = decode_input)]
 #[bench::avx2(args = (Isa::Avx2), setup = decode_input)]
 fn decode_4096((isa, text, mut p, mut w): (Isa, Vec<u8>, Vec<u64>, Vec<u32>)) -> usize {
     if !isa.is_supported() {
@@ -58,6 +60,7 @@ fn decode_4096((isa, text, mut p, mut w): (Isa, Vec<u8>, Vec<u64>, Vec<u32>)) ->
 #[library_benchmark]
 #[bench::scalar_fast(Isa::Scalar, RngKind::Fast)]
 #[bench::scalar_secure(Isa::Scalar, RngKind::Secure)]
+#[bench::sse41_fast(Isa::Sse41, RngKind::Fast)]
 #[bench::avx2_fast(Isa::Avx2, RngKind::Fast)]
 #[bench::avx2_secure(Isa::Avx2, RngKind::Secure)]
 fn fill_4096(isa: Isa, kind: RngKind) -> Vec<Kuuid> {

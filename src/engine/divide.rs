@@ -10,6 +10,12 @@ pub(crate) const PAIR: u64 = 3844;
 /// fixed-point number, exact for every `u32` (the `+ 1` is required).
 pub(crate) const M4: u64 = 2_438_276_784;
 
+/// `ceil(2^34 / 3844)`: `(r * DIV3844) >> 34` is `r / 3844` for every
+/// `r < 3844^2`, the remainder a word leaves under its first pair (the
+/// SSE4.1 encoder, whose first pair is `(x * M4) >> 55`).
+#[cfg(any(target_arch = "x86_64", test))]
+pub(crate) const DIV3844: u64 = 4_469_269;
+
 /// `y / 62 = (y * DIV62) >> 18` for every `y < 3844`: a 16-bit
 /// multiply-high, then a shift by 2 (the x86-64 paths).
 #[cfg(any(target_arch = "x86_64", test))]
@@ -40,6 +46,27 @@ mod tests {
             assert_eq!(hi, y / 62, "y = {y}");
             let word = (y << 8).wrapping_add(hi.wrapping_mul(u32::from(COMBINE))) as u16;
             assert_eq!(word, (((y % 62) << 8) | (y / 62)) as u16, "y = {y}");
+        }
+    }
+
+    /// The SSE4.1 encoder's split of a word: the first pair by `M4` shifted
+    /// by 55, the second by `DIV3844`, for every remainder, and for the
+    /// first pair at every boundary (every u32 goes through the kernel in
+    /// `tests/library/engine_paths.rs`).
+    #[test]
+    fn sse41_split_constants_are_exact() {
+        const P2: u64 = PAIR * PAIR;
+        for r in 0..P2 {
+            assert_eq!((r * DIV3844) >> 34, r / PAIR, "r = {r}");
+        }
+        for a in 0..=u64::from(u32::MAX) / P2 {
+            for x in [
+                a * P2,
+                (a * P2).saturating_sub(1),
+                (a * P2 + P2 - 1).min(u32::MAX.into()),
+            ] {
+                assert_eq!((x * M4) >> 55, x / P2, "x = {x}");
+            }
         }
     }
 

@@ -9,8 +9,10 @@
 //! constants every path uses). Under them:
 //!
 //! - `x86_64/sse2/`: `hex.rs` (one id at a time), `row.rs` (ChaCha12),
-//!   `key_digits.rs` (order keys);
-//! - `x86_64/sse41/base62.rs` (decoder);
+//!   `key_digits.rs` (order keys), `xoshiro.rs` (the fast RNG on the
+//!   `sse41` path);
+//! - `x86_64/sse41/base62.rs` (encoder, beside the scalar table, and
+//!   decoder);
 //! - `x86_64/avx2/`: `base62.rs`, `hex.rs` (batches), `xoshiro.rs` (the
 //!   fast RNG);
 //! - `x86_64/avx512/`: `base62.rs` (with VBMI), `hex.rs`;
@@ -140,6 +142,8 @@ fn encode4_for(isa: Isa, vbmi: bool) -> Encode4 {
         }
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => x86_64::avx2::encode4,
+        #[cfg(target_arch = "x86_64")]
+        Isa::Sse41 if x86_64::sse41::is_supported() => x86_64::sse41::encode4,
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         Isa::Neon if aarch64::neon::is_supported() => aarch64::neon::encode4,
         _ => scalar::encode4_raw,

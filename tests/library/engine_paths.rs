@@ -34,6 +34,8 @@ fn every_u32_on_every_path() {
         return;
     }
     // All 2^32 words (the test profile is optimized, see Cargo.toml).
+    // Half a 32-id block: every id place of the batch at an offset of 16.
+    const ROTATE: usize = 16;
     let step: u64 = 1;
     const CHUNK: u64 = 1 << 16;
     let threads = 2u64;
@@ -60,10 +62,17 @@ fn every_u32_on_every_path() {
                     )
                     .unwrap();
                     for &isa in paths {
-                        encode_with(isa, b"001eVnWK", &words, 4, &mut got, 32, words.len() / 4)
-                            .unwrap();
-                        if got != want {
-                            same_as_scalar(isa, b"001eVnWK", &words, 4, 32);
+                        // A kernel may hand some places of its block to
+                        // other code (sse41 gives the last quarter of each
+                        // 32 ids to the scalar table): the whole batch, then
+                        // without its first ROTATE ids, puts every word at a
+                        // place of each kind.
+                        for skip in [0, ROTATE] {
+                            let (w, n) = (&words[4 * skip..], words.len() / 4 - skip);
+                            encode_with(isa, b"001eVnWK", w, 4, &mut got, 32, n).unwrap();
+                            if got[..32 * n] != want[32 * skip..] {
+                                same_as_scalar(isa, b"001eVnWK", w, 4, 32);
+                            }
                         }
                     }
                     start += threads * CHUNK * step;

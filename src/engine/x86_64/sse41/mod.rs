@@ -2,7 +2,7 @@
 
 mod base62;
 
-pub(crate) use base62::decode4;
+pub(crate) use base62::{decode4, encode4};
 
 /// Whether this CPU has SSE4.1 and SSSE3.
 pub(crate) fn is_supported() -> bool {
