@@ -38,6 +38,27 @@ fn prints_the_librarys_keys() {
     assert_eq!(json, keys(Some("a0"), Some("a1"), 3));
 }
 
+/// With an open upper end the command makes its keys in batches of 64 Ki,
+/// each after the last batch's final key: the same keys as one call, as
+/// lines and as JSON, across batch edges.
+#[test]
+fn open_ended_keys_past_a_batch_are_the_librarys() {
+    const N: usize = 2 * 65536 + 5;
+    for (lo, a) in [("", None), ("Zz", Some("Zz"))] {
+        let want = keys(a, None, N);
+        let n = N.to_string();
+        let o = kuuid(&["between", lo, "", "-n", &n]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let printed: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+        assert!(printed == want, "{lo:?}: lines differ from the library's");
+        let o = kuuid(&["between", lo, "", "-n", &n, "--json"]);
+        let json: Vec<String> = serde_json::from_str(&stdout(&o)).unwrap();
+        assert!(json == want, "{lo:?}: JSON differs from the library's");
+    }
+    let o = kuuid(&["between", "", "", "-n", "0", "--json"]);
+    assert_eq!(stdout(&o), "[]\n");
+}
+
 #[test]
 fn jittered_keys_ascend_inside_the_bounds() {
     let o = kuuid(&["between", "a0", "a1", "-n", "50", "--jitter", "30"]);
