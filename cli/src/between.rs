@@ -42,7 +42,7 @@ const CHUNK: usize = 1 << 16;
 pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
     let (lo, hi) = (open_end(&a.a), open_end(&a.b));
     let usage = |e| Failure::Usage(message(e, &a.a, &a.b));
-    let mut out = Lines::new(a.json);
+    let mut out = KeyOut::new(a.json);
     let mut keys = KeyBuf::new();
     if hi.is_none() && a.jitter == 0 && a.count as u64 <= MAX_KEYS {
         let mut after = lo.map(str::to_owned);
@@ -73,7 +73,7 @@ pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
 
 /// Keys to stdout, one a line or as one JSON array, in as many batches as
 /// the caller has.
-struct Lines {
+struct KeyOut {
     out: BufWriter<io::StdoutLock<'static>>,
     json: bool,
     /// Keys written so far.
@@ -84,9 +84,9 @@ struct Lines {
     lines: Vec<u8>,
 }
 
-impl Lines {
+impl KeyOut {
     fn new(json: bool) -> Self {
-        Lines {
+        KeyOut {
             out: BufWriter::with_capacity(1 << 16, io::stdout().lock()),
             json,
             written: 0,
