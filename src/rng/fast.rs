@@ -170,6 +170,21 @@ mod tests {
         assert_eq!(got, want[..got.len()]);
     }
 
+    /// 1024 words in two calls from `state`: the second continues from the
+    /// state the first stored back (the SSE2 variant stores lanes 0-3 and
+    /// 4-7 in turn).
+    #[cfg(target_arch = "x86_64")]
+    fn in_two_calls(
+        mut state: [[u64; LANES]; 4],
+        steps: impl Fn(&mut [[u64; LANES]; 4], &mut [u32]),
+    ) -> Vec<u32> {
+        let mut got = vec![0u32; 1024];
+        let (first, second) = got.split_at_mut(512);
+        steps(&mut state, first);
+        steps(&mut state, second);
+        got
+    }
+
     /// The vector variants are the same function.
     #[test]
     fn every_variant_yields_the_same_words() {
@@ -181,22 +196,10 @@ mod tests {
         assert_eq!(lanes, want);
         #[cfg(target_arch = "x86_64")]
         {
-            // Two calls, as below: lanes 0-3 and 4-7 each store their state.
-            let (mut got, mut state) = (vec![0u32; 1024], rng.s);
-            let (first, second) = got.split_at_mut(512);
-            x86_64::sse2::xoshiro::steps_sse2(&mut state, first);
-            x86_64::sse2::xoshiro::steps_sse2(&mut state, second);
-            assert_eq!(got, want);
+            assert_eq!(in_two_calls(rng.s, x86_64::sse2::xoshiro::steps_sse2), want);
             if std::is_x86_feature_detected!("avx2") {
-                // Two calls: the second continues from the state the first
-                // stored back.
-                let (mut got, mut state) = (vec![0u32; 1024], rng.s);
-                let (first, second) = got.split_at_mut(512);
                 // SAFETY: AVX2 checked above.
-                unsafe {
-                    steps_avx2(&mut state, first);
-                    steps_avx2(&mut state, second);
-                }
+                let got = in_two_calls(rng.s, |s, out| unsafe { steps_avx2(s, out) });
                 assert_eq!(got, want);
             }
             if std::is_x86_feature_detected!("avx512f") {

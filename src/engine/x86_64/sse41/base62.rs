@@ -25,9 +25,9 @@
 
 use std::arch::x86_64::*;
 
-use crate::engine::PREFIX_LEN;
 use crate::engine::divide::{COMBINE, DIV62, DIV3844, M4, PAIR};
 use crate::engine::scalar::group_bits;
+use crate::engine::{MAX_ID_LEN, PREFIX_LEN, assemble_id};
 
 /// Ids per block of the staged loop: 1 KiB of stack, in L1 between passes.
 const BLOCK: usize = 32;
@@ -171,16 +171,27 @@ impl Encoder {
         _mm_add_epi8(d, _mm_shuffle_epi8(self.offsets, class))
     }
 
-    /// Output bytes `16 * half..` of an id from its AB digits and the
-    /// shared C digits; `id` is 0 or 1 within the pair of ids.
+    /// Writes an id's text at `at`: the prefix, then its digits from its
+    /// AB digits and the C digits it shares; `id` is 0 or 1 within the
+    /// pair of ids.
+    ///
+    /// # Safety
+    /// `at` has 32 writable bytes.
     #[target_feature(enable = "sse4.1,ssse3")]
     #[inline]
-    fn half(&self, ab: __m128i, c: __m128i, id: usize, half: usize) -> __m128i {
-        let k = 4 * id + 2 * half;
-        _mm_or_si128(
-            _mm_shuffle_epi8(ab, self.order[k]),
-            _mm_shuffle_epi8(c, self.order[k + 1]),
-        )
+    unsafe fn store(&self, at: *mut u8, ab: __m128i, c: __m128i, id: usize) {
+        let half = |h: usize| {
+            let k = 4 * id + 2 * h;
+            _mm_or_si128(
+                _mm_shuffle_epi8(ab, self.order[k]),
+                _mm_shuffle_epi8(c, self.order[k + 1]),
+            )
+        };
+        // SAFETY: the caller's contract.
+        unsafe {
+            _mm_storeu_si128(at.cast(), _mm_or_si128(self.prefix, half(0)));
+            _mm_storeu_si128(at.add(16).cast(), half(1));
+        }
     }
 }
 
@@ -199,7 +210,6 @@ pub(crate) unsafe fn encode4(
 ) {
     let enc = Encoder::new(prefix);
     let zero = _mm_setzero_si128();
-    let prefix_word = u64::from_le_bytes(*prefix);
     let mut stage = [[zero; 2]; BLOCK];
     let mut start = 0;
     while start < count {
@@ -224,62 +234,41 @@ pub(crate) unsafe fn encode4(
                 [zero; 2]
             };
             let c = enc.ascii(_mm_packus_epi32(c0, c1));
-            let ab0 = enc.ascii(ab0);
             // SAFETY: start + k < count, so out[(start+k)*stride..][..32] is
             // writable (caller's contract).
-            unsafe {
-                let at = out.add((start + k) * stride);
-                let lo = _mm_or_si128(enc.prefix, enc.half(ab0, c, 0, 0));
-                _mm_storeu_si128(at.cast(), lo);
-                _mm_storeu_si128(at.add(16).cast(), enc.half(ab0, c, 0, 1));
-            }
+            unsafe { enc.store(out.add((start + k) * stride), enc.ascii(ab0), c, 0) };
             if k + 1 < vector {
-                let ab1 = enc.ascii(ab1);
                 // SAFETY: start + k + 1 < count: as above.
-                unsafe {
-                    let at = out.add((start + k + 1) * stride);
-                    let lo = _mm_or_si128(enc.prefix, enc.half(ab1, c, 1, 0));
-                    _mm_storeu_si128(at.cast(), lo);
-                    _mm_storeu_si128(at.add(16).cast(), enc.half(ab1, c, 1, 1));
-                }
+                unsafe { enc.store(out.add((start + k + 1) * stride), enc.ascii(ab1), c, 1) };
             }
             if scalar < start + n {
                 // SAFETY: scalar < count: id `scalar`'s words and its 32
                 // output bytes are in bounds (caller's contract).
-                unsafe { scalar_id(prefix_word, words.add(4 * scalar), out.add(scalar * stride)) };
+                unsafe { scalar_id(prefix, words.add(4 * scalar), out.add(scalar * stride)) };
                 scalar += 1;
             }
             k += 2;
         }
         for i in scalar..start + n {
             // SAFETY: i < count: as above.
-            unsafe { scalar_id(prefix_word, words.add(4 * i), out.add(i * stride)) };
+            unsafe { scalar_id(prefix, words.add(4 * i), out.add(i * stride)) };
         }
         start += n;
     }
 }
 
-/// One id by the scalar table, built in four registers and stored with
-/// four 8-byte writes.
+/// One id by the scalar table ([`assemble_id`]'s registers), stored at
+/// `out`.
 ///
 /// # Safety
 /// `words` has 4 readable `u32`s and `out` 32 writable bytes.
 #[inline(always)]
-unsafe fn scalar_id(prefix: u64, words: *const u32, out: *mut u8) {
-    // SAFETY: the caller's contract.
-    let w = unsafe { words.cast::<[u32; 4]>().read_unaligned() };
-    let g = w.map(group_bits);
-    // Each group is 48 bits of digits; pack them after the prefix.
-    let text = [
-        prefix,
-        g[0] | g[1] << 48,
-        g[1] >> 16 | g[2] << 32,
-        g[2] >> 32 | g[3] << 16,
-    ];
-    for (i, v) in text.into_iter().enumerate() {
-        // SAFETY: 8 * i + 8 <= 32 bytes, the caller's contract; x86-64 is
-        // little-endian, so byte j of the word is text byte 8 * i + j.
-        unsafe { out.add(8 * i).cast::<u64>().write_unaligned(v) };
+unsafe fn scalar_id(prefix: &[u8; PREFIX_LEN], words: *const u32, out: *mut u8) {
+    // SAFETY: the caller's contract, both.
+    unsafe {
+        let w = words.cast::<[u32; 4]>().read_unaligned();
+        let id = assemble_id(prefix, w.map(group_bits));
+        out.cast::<[u8; MAX_ID_LEN]>().write_unaligned(id);
     }
 }
 
