@@ -273,6 +273,14 @@ pub mod __test_hooks {
         crate::sequence::busy_waits()
     }
 
+    /// The next lease of this process raises `signal` on its own thread
+    /// (once), as a signal arriving there would: a SQLite lease between
+    /// its `UPDATE` and its `COMMIT`, a PostgreSQL one just before it
+    /// sends its `UPDATE`.
+    pub fn raise_in_lease(signal: i32) {
+        crate::sequence::raise_in_lease(signal)
+    }
+
     /// CouchDB `sequential` takes its locked path (the one for CPUs
     /// without a 128-bit compare-and-swap) whatever this CPU has.
     pub fn force_locked_couch_sequential(on: bool) {

@@ -40,8 +40,12 @@ pub enum Error {
     /// thread of its parent was inside a SQLite call of a
     /// `SqliteCounters`: the fork's wait for it ran
     /// out, no fork handler ran, or the fork came from a signal handler on
-    /// that very thread. SQLite's locks may be held by a thread the copy
-    /// does not have, so no SQLite store calls SQLite again in this process.
+    /// that very thread while it napped waiting for a lock (the only time
+    /// a leasing thread lets asynchronous signals in). SQLite's locks may
+    /// be held by a thread the copy does not have, so no SQLite store calls
+    /// SQLite again in this process. Also the one answer of a call whose
+    /// thread was copied just after it (a handler held back until the
+    /// call was over): what it returned is the parent's.
     /// A copy that needs counters is made when no lease is in flight, or
     /// uses PostgreSQL.
     CopiedMidCall,

@@ -44,6 +44,8 @@ mod counter;
 pub(crate) mod error;
 #[cfg(any(loom, feature = "rusqlite", feature = "rusqlite-system"))]
 mod fork_gate;
+#[cfg(feature = "__test-hooks")]
+mod hooks;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -69,6 +71,8 @@ pub use error::{BoxError, Error, SchemaError};
 #[cfg(loom)]
 #[doc(hidden)]
 pub use fork_gate::{Entry, ForkGate, Poisoned, Registered};
+#[cfg(feature = "__test-hooks")]
+pub(crate) use hooks::raise_in_lease;
 #[allow(deprecated)]
 pub use memory::CopiedCounters;
 pub use memory::{CopiedCountersError, MemoryCounters};

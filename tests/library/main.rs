@@ -23,6 +23,7 @@ mod order;
 mod range;
 mod renames;
 mod retry;
+mod secrets;
 mod sequence;
 mod sequence_faults;
 mod sequence_stores;

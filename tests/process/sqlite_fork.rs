@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use kuuid::sequence::{Counter, Error, SqliteCounters};
@@ -18,7 +18,7 @@ use kuuid::sequence::{Counter, Error, SqliteCounters};
 use crate::common::{Pipe, wait_ok};
 
 /// Blocks of 10, as in the report.
-const BLOCK: u64 = 10;
+pub(crate) const BLOCK: u64 = 10;
 
 fn temp_db(name: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("kuuid-{name}-{}.db", std::process::id()));
@@ -282,4 +282,107 @@ fn a_fork_from_a_signal_handler_inside_a_lease_returns_and_poisons_the_child() {
     assert!(forked_in < FORK_BOUND, "fork() took {forked_in:?}");
     assert_eq!(reply, [1, 1], "the child's leases must refuse");
     assert!(parent.is_ok(), "the parent's lease goes on: {parent:?}");
+}
+
+/// The pipe the handler's child waits on before it returns into the lease
+/// it interrupted, and the child the handler made.
+static CHILD_GO: AtomicUsize = AtomicUsize::new(0);
+static COMMIT_FORKED: AtomicI64 = AtomicI64::new(0);
+
+extern "C" fn fork_and_linger_in_handler(_: libc::c_int) {
+    // SAFETY: fork from a signal handler; the child returns from the
+    // handler into the lease it interrupted (what this test is about).
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        // SAFETY: the pipe lives in the test's frame, which the child
+        // returns to and never leaves (it ends with _exit).
+        let go = unsafe { &*(CHILD_GO.load(Ordering::SeqCst) as *const Pipe) };
+        // The child returns only after the parent has committed later
+        // leases: its commit, if it made one, would then write a stale
+        // snapshot over theirs.
+        go.recv();
+    } else {
+        COMMIT_FORKED.store(i64::from(pid), Ordering::SeqCst);
+    }
+}
+
+/// Leases with `lease` with a signal raised inside the second lease whose
+/// handler forks (`kuuid::__test_hooks::raise_in_lease`); the child waits
+/// in the handler until the parent has leased three more blocks, then
+/// returns into the lease it interrupted and reports what that lease gave
+/// it. Returns the parent's ten blocks and the child's report: `[1]` for
+/// `CopiedMidCall`, `[0, block]` for a block, `[2]` for another error.
+pub(crate) fn fork_from_a_handler_in_a_lease(
+    lease: impl Fn() -> Result<u64, Error>,
+) -> (Vec<u64>, Vec<u64>) {
+    let (go, out) = (Pipe::new(), Pipe::new());
+    CHILD_GO.store(&go as *const Pipe as usize, Ordering::SeqCst);
+    COMMIT_FORKED.store(0, Ordering::SeqCst);
+    // SAFETY: installs a handler for SIGUSR2, which only these tests raise.
+    unsafe {
+        let mut act: libc::sigaction = std::mem::zeroed();
+        act.sa_sigaction = fork_and_linger_in_handler as *const () as usize;
+        assert_eq!(
+            libc::sigaction(libc::SIGUSR2, &act, std::ptr::null_mut()),
+            0
+        );
+    }
+    let parent_pid = std::process::id();
+    let mut blocks = vec![lease().unwrap()];
+    kuuid::__test_hooks::raise_in_lease(libc::SIGUSR2);
+    let interrupted = lease();
+    if std::process::id() != parent_pid {
+        out.send_all(&match interrupted {
+            Err(Error::CopiedMidCall) => vec![1],
+            Ok(block) => vec![0, block],
+            Err(_) => vec![2],
+        });
+        // SAFETY: ends the child at once.
+        unsafe { libc::_exit(0) };
+    }
+    blocks.push(interrupted.unwrap());
+    let child = COMMIT_FORKED.load(Ordering::SeqCst) as libc::pid_t;
+    assert!(child > 0, "the handler never ran");
+    for _ in 0..3 {
+        blocks.push(lease().unwrap());
+    }
+    go.send(1);
+    let reply = out.recv_all();
+    wait_ok(child);
+    for _ in 0..5 {
+        blocks.push(lease().unwrap());
+    }
+    (blocks, reply)
+}
+
+/// Whether no two of `blocks` (of [`BLOCK`] values each) overlap.
+pub(crate) fn apart(blocks: &[u64]) -> bool {
+    let mut sorted = blocks.to_vec();
+    sorted.sort_unstable();
+    sorted.windows(2).all(|w| w[1] - w[0] >= BLOCK)
+}
+
+/// A signal whose handler forks, raised on the leasing thread between the
+/// lease's `UPDATE` and its `COMMIT` (issue 54): the child must not commit
+/// on the connection it inherited, and the parent must hand out no block
+/// twice. Before the fix the child, returning into the lease, committed
+/// its stale snapshot into the `-shm` it shares with the parent after the
+/// parent's later leases, and the parent's next lease repeated a block
+/// (`[11, 21, 31, 41, 51, 31, 41, ...]`). The signal now waits until the
+/// lease is out of SQLite and the gate; the child, a copy made there,
+/// still refuses with `CopiedMidCall`.
+#[test]
+fn a_fork_from_a_signal_handler_before_commit_repeats_no_block() {
+    let _one_at_a_time = crate::common::serial();
+    let path = prepared_db("commit-signal");
+    let store = Arc::new(SqliteCounters::open(&path).unwrap());
+    let (blocks, reply) = fork_from_a_handler_in_a_lease(|| lease(&store));
+    drop(store);
+    remove(&path);
+    assert!(apart(&blocks), "the parent's blocks overlap: {blocks:?}");
+    assert_eq!(
+        reply,
+        [1],
+        "the child's lease must refuse with CopiedMidCall"
+    );
 }

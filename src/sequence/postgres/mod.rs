@@ -274,8 +274,20 @@ impl PostgresCounters {
             Box::pin(async move { token.cancel_query(tls).await })
         });
         // The timer is made inside the runtime (it needs its clock).
+        // Host by host where each has a password of its own; the last
+        // failure is the one reported, as the driver does within one config.
         let connected = runtime.block_on(async {
-            tokio::time::timeout(timeout, self.target.config.connect(tls)).await
+            tokio::time::timeout(timeout, async {
+                let mut failed = None;
+                for config in self.target.attempts() {
+                    match config.connect(tls.clone()).await {
+                        Ok(c) => return Ok(c),
+                        Err(e) => failed = Some(e),
+                    }
+                }
+                Err(failed.expect("one attempt at least"))
+            })
+            .await
         });
         let (client, connection) = match connected {
             Ok(c) => c.map_err(|e| store(e.into()))?,
@@ -354,6 +366,8 @@ impl PostgresCounters {
     ) -> Result<Option<i64>, BoxError> {
         let c = conn.client.clone();
         let shard = row.shard as i64;
+        #[cfg(feature = "__test-hooks")]
+        super::hooks::in_lease();
         let found = self.wait(
             conn,
             c.query_opt(

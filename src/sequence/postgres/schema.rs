@@ -26,7 +26,7 @@ impl PostgresCounters {
             .target
             .config
             .get_options()
-            .is_some_and(|o| o.contains("statement_timeout"));
+            .is_some_and(|o| super::config::options_set(o, "statement_timeout"));
         let timeout = if user_set {
             String::new()
         } else {

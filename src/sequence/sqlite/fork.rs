@@ -20,9 +20,23 @@
 //! connection the copy inherited (they hold no lock there; closing one
 //! releases nothing of the parent's) before any connection is opened, so
 //! the copy's tables describe its own locks only. A copy made with a call
-//! inside (the wait ran out, a raw clone, a fork from a signal handler on
-//! a thread inside a lease) is poisoned: its calls fail with
+//! inside (the wait ran out, a raw clone) is poisoned: its calls fail with
 //! [`Error::CopiedMidCall`] and it never calls SQLite, not even to close.
+//!
+//! A fork from a signal handler copies the very thread it interrupted, and
+//! the copy returns into what that thread was doing: between a lease's
+//! `UPDATE` and its `COMMIT`, the copy would go on to commit on the
+//! parent's connection, holding none of its locks, and write its stale
+//! snapshot into the `-shm` it shares with the parent (whose next lease
+//! then hands out a block again). So a thread in the gate keeps every
+//! blockable asynchronous signal blocked ([`Masked`]), from before it
+//! enters until after it has left, except while the busy handler naps
+//! waiting for another process's lock, before SQLite holds anything to
+//! write with; a copy made in such a nap finds the gate closed and steps
+//! out with `SQLITE_BUSY`. A signal that arrives inside waits until the
+//! call is over: a fork from its handler then copies a finished call, and
+//! the copy's call still refuses with [`Error::CopiedMidCall`] (what it
+//! returned is the parent's).
 
 use std::cell::Cell;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -51,21 +65,33 @@ thread_local! {
     /// How many gate passes this thread is inside (the prepare handler does
     /// not wait for its own thread).
     static DEPTH: Cell<u64> = const { Cell::new(0) };
+    /// The thread's signal mask before its outermost pass, while it is
+    /// inside: what the busy handler's naps open again.
+    #[cfg(unix)]
+    static OPEN_MASK: Cell<Option<libc::sigset_t>> = const { Cell::new(None) };
     /// When this thread's call stops waiting for another process's lock.
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
     /// Set when the busy handler stopped waiting because a fork was.
     static STEPPED_OUT: Cell<bool> = const { Cell::new(false) };
 }
 
-/// A pass through the gate: counted out when dropped (on a panic too).
+/// A pass through the gate: counted out when dropped (on a panic too),
+/// with the thread's asynchronous signals blocked from before it enters
+/// until after it has left.
 pub(super) struct Inside {
     pid: u32,
+    // Dropped after `Drop::drop` has left the gate: a signal held back
+    // until then runs its handler outside.
+    _masked: Masked,
 }
 
 impl Inside {
     /// Enters the gate (the first use installs the fork handlers; the first
     /// pass of a process closes what it inherited).
     pub(super) fn enter() -> Result<Self, Error> {
+        // Before anything else: a copy made by a handler from here on
+        // would return into this pass.
+        let masked = Masked::block();
         HANDLERS.ensure(install);
         // Counted before entering: a signal handler that forks in between
         // must not wait for this thread.
@@ -77,7 +103,10 @@ impl Inside {
                 Err(Error::CopiedMidCall)
             }
             Ok((entry, pid)) => {
-                let inside = Inside { pid };
+                let inside = Inside {
+                    pid,
+                    _masked: masked,
+                };
                 if entry == Entry::Adopt {
                     close_inherited(pid);
                     GATE.adopted(pid);
@@ -92,11 +121,15 @@ impl Inside {
         self.pid
     }
 
-    /// Whether this process is still the one that entered: a thread copied
-    /// into a child mid-call (a fork from a signal handler) finds another
-    /// id, and must not use what its call returned.
-    pub(super) fn copied(&self) -> bool {
-        std::process::id() != self.pid
+    /// Leaves the gate, then lets the signals held back meanwhile run;
+    /// returns whether this process is still the one that entered. A copy
+    /// made by a signal handler on this thread (during a nap, or as the
+    /// signals run) finds another id, and must not use what its call
+    /// returned: it is the parent's.
+    pub(super) fn leave(self) -> bool {
+        let pid = self.pid;
+        drop(self);
+        std::process::id() == pid
     }
 }
 
@@ -104,11 +137,102 @@ impl Drop for Inside {
     fn drop(&mut self) {
         // A thread copied mid-call stays counted in the copy, which is
         // poisoned for good: what its call did there is not to be trusted.
-        if !self.copied() {
+        if std::process::id() == self.pid {
             GATE.leave(self.pid);
         }
         DEPTH.with(|d| d.set(d.get() - 1));
     }
+}
+
+/// The thread's blockable asynchronous signals, blocked while alive; the
+/// mask it had before is put back when dropped. Synchronous faults
+/// (`SIGSEGV`, `SIGBUS`, `SIGFPE`, `SIGILL`, `SIGTRAP`, `SIGSYS`) stay
+/// open: blocked, the kernel would end the process on one instead of
+/// running its handler. `SIGKILL` and `SIGSTOP` cannot be blocked.
+struct Masked {
+    #[cfg(unix)]
+    before: libc::sigset_t,
+    #[cfg(unix)]
+    outermost: bool,
+}
+
+impl Masked {
+    #[cfg(unix)]
+    fn block() -> Self {
+        // SAFETY: sigset_t is plain data that sigfillset/sigdelset fill in
+        // whole; pthread_sigmask changes this thread's mask only and
+        // writes the old one into `before`, which we own. A handler that
+        // runs before the mask takes effect finds no pass of ours begun.
+        let before = unsafe {
+            let mut all: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut all);
+            for fault in [
+                libc::SIGSEGV,
+                libc::SIGBUS,
+                libc::SIGFPE,
+                libc::SIGILL,
+                libc::SIGTRAP,
+                libc::SIGSYS,
+            ] {
+                libc::sigdelset(&mut all, fault);
+            }
+            let mut before: libc::sigset_t = std::mem::zeroed();
+            libc::pthread_sigmask(libc::SIG_BLOCK, &all, &mut before);
+            before
+        };
+        let outermost = OPEN_MASK.with(|m| m.get().is_none());
+        if outermost {
+            OPEN_MASK.with(|m| m.set(Some(before)));
+        }
+        Masked { before, outermost }
+    }
+
+    #[cfg(not(unix))]
+    fn block() -> Self {
+        Masked {}
+    }
+}
+
+#[cfg(unix)]
+impl Drop for Masked {
+    fn drop(&mut self) {
+        if self.outermost {
+            OPEN_MASK.with(|m| m.set(None));
+        }
+        // SAFETY: puts back the mask this thread had; a handler held back
+        // runs now, after the pass has left the gate.
+        unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &self.before, std::ptr::null_mut()) };
+    }
+}
+
+/// Sleeps `d` with the thread's signals open again (a call waiting for
+/// another process's lock holds nothing a copy could write with), then
+/// blocks them again; returns whether the call may try again, `false` when
+/// a fork waits (in a copy made meanwhile, always: its gate stays closed).
+pub(super) fn nap(d: Duration) -> bool {
+    #[cfg(unix)]
+    {
+        // Outside a pass (no mask saved) there is nothing to open.
+        let Some(open) = OPEN_MASK.with(Cell::get) else {
+            std::thread::sleep(d);
+            return !step_out();
+        };
+        // SAFETY: sigset_t is plain data; pthread_sigmask sets this
+        // thread's mask to the one it had before the pass and writes the
+        // blocked one into `held`, which we own. A handler that runs now
+        // finds no SQLite call of this thread holding anything.
+        let held = unsafe {
+            let mut held: libc::sigset_t = std::mem::zeroed();
+            libc::pthread_sigmask(libc::SIG_SETMASK, &open, &mut held);
+            held
+        };
+        std::thread::sleep(d);
+        // SAFETY: blocks the signals again, before SQLite goes on.
+        unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &held, std::ptr::null_mut()) };
+    }
+    #[cfg(not(unix))]
+    std::thread::sleep(d);
+    !step_out()
 }
 
 /// A pass through the gate that does nothing (test hook): a fork waits for
@@ -183,13 +307,12 @@ pub(super) fn busy(count: i32) -> bool {
     #[cfg(feature = "__test-hooks")]
     BUSY_WAITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     // Short: a fork waits at most this long for the call to see it.
-    let nap = Duration::from_millis(match count {
+    let pause = Duration::from_millis(match count {
         0 => 1,
         1 => 2,
         _ => 5,
     });
-    std::thread::sleep(nap.min(deadline - now));
-    true
+    nap(pause.min(deadline - now))
 }
 
 /// Naps taken by [`busy`] (the tests wait for a lease to be waiting).

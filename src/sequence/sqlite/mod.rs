@@ -45,9 +45,11 @@ const COLUMNS: [(&str, &str); 4] = [
 /// child's locks only. `fork()` waits for this crate's SQLite calls in
 /// flight, at most half a second (calls waiting for another process's lock
 /// step out at once and go on after the fork); a child made while a call
-/// was still inside (that wait ran out, a raw clone, a fork from a signal
-/// handler that interrupted a lease) gets [`Error::CopiedMidCall`] from
-/// every SQLite store. A SQLite connection of your own to the counters'
+/// was still inside (that wait ran out, a raw clone) gets
+/// [`Error::CopiedMidCall`] from every SQLite store. A thread in a call
+/// blocks asynchronous signals (but while it naps waiting for a lock), so
+/// a signal handler that forks runs before or after the call, not inside
+/// it. A SQLite connection of your own to the counters'
 /// file, open across a fork, defeats SQLite's locking in the child (SQLite
 /// says: never carry a connection across `fork`); close it first.
 ///
@@ -135,9 +137,10 @@ impl SqliteCounters {
         let deadline = Instant::now() + self.busy_timeout;
         loop {
             let inside = Inside::enter()?;
+            let pid = inside.pid();
             let (result, stepped_out) = fork::with_deadline(deadline, || {
                 let mut slot = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
-                if slot.as_ref().is_some_and(|c| c.pid != inside.pid()) {
+                if slot.as_ref().is_some_and(|c| c.pid != pid) {
                     if !crate::sys::fork_guard_disabled() {
                         // The gate closed every inherited connection: one
                         // here means this process must not trust SQLite.
@@ -147,13 +150,13 @@ impl SqliteCounters {
                     drop(slot.take());
                 }
                 if slot.is_none() {
-                    *slot = Some(self.connect(inside.pid())?);
+                    *slot = Some(self.connect(pid)?);
                 }
                 f(slot.as_mut().expect("connected above")).map_err(Error::from_store)
             });
-            if inside.copied() {
-                // A fork from a signal handler copied this call mid-way:
-                // what it returned belongs to the parent.
+            if !inside.leave() {
+                // A fork from a signal handler on this thread copied the
+                // call: what it returned belongs to the parent.
                 return Err(Error::CopiedMidCall);
             }
             match result {
@@ -190,7 +193,10 @@ impl SqliteCounters {
             match setup {
                 Err(e) if is_busy(&e) && tries < max_tries && !fork::step_out() => {
                     tries += 1;
-                    std::thread::sleep(Duration::from_millis(10));
+                    if !fork::nap(Duration::from_millis(10)) {
+                        // A fork waits: go again after it.
+                        return Err(store(e));
+                    }
                 }
                 other => break other.map_err(store)?,
             }
@@ -313,6 +319,8 @@ impl CounterStore for SqliteCounters {
                 )?;
                 old = lease(&tx, row, len, limit)?;
             }
+            #[cfg(feature = "__test-hooks")]
+            super::hooks::in_lease();
             tx.commit()?;
             if !known {
                 conn.checked.insert(row.name.to_owned(), row.sharding);

@@ -1,6 +1,9 @@
 //! libpq's connection string, in either form (`key=value` pairs, or a
 //! `postgresql://` URL), read into checked key/value pairs: every key is
-//! one libpq knows, and an error names the key and the value at fault.
+//! one libpq knows. An error names the key (or the byte) at fault and
+//! never quotes a value: a password, a mistyped key's value, or a
+//! password's fragment a misplaced space or `/` set apart, would otherwise
+//! reach a log.
 
 /// Keys the driver reads, with libpq's meaning.
 const DRIVER: &[&str] = &[
@@ -74,7 +77,23 @@ pub(super) fn pairs(text: &str) -> Result<Vec<(String, String)>, String> {
     Ok(raw)
 }
 
+/// Whether libpq knows `key` (supported here or not).
+fn known(key: &str) -> bool {
+    DRIVER.contains(&key) || OURS.contains(&key) || UNSUPPORTED.contains(&key)
+}
+
+/// `key` quoted for a message if it reads as a key's name (letters,
+/// digits, `_`), else `None`: a token that is no name may be a fragment
+/// of a value.
+fn named(key: &str) -> Option<String> {
+    let name_like = !key.is_empty()
+        && key.len() <= 64
+        && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    name_like.then(|| format!("{key:?}"))
+}
+
 /// Refuses a key this client does not read and a value it cannot hold.
+/// The messages name the key, never the value.
 fn check(key: &str, value: &str) -> Result<(), String> {
     if UNSUPPORTED.contains(&key) {
         return Err(format!(
@@ -82,24 +101,29 @@ fn check(key: &str, value: &str) -> Result<(), String> {
         ));
     }
     if !DRIVER.contains(&key) && !OURS.contains(&key) {
+        let which = named(key).map_or_else(
+            || "a key that is not a name".to_owned(),
+            |k| format!("key {k}"),
+        );
         return Err(format!(
-            "connection string: unknown key {key:?} (= {value:?}); {SERVER_SETTING_HINT}"
+            "connection string: unknown {which} (its value not shown); {SERVER_SETTING_HINT}"
         ));
     }
     let number = |max: u64| -> Result<(), String> {
         match value.trim().parse::<u64>() {
             Ok(n) if n <= max => Ok(()),
             _ => Err(format!(
-                "connection string: {key} {value:?} is not a whole number (0..={max})"
+                "connection string: {key} is not a whole number (0..={max})"
             )),
         }
     };
     match key {
         "port" => {
-            for p in value.split(',') {
+            for (i, p) in value.split(',').enumerate() {
                 if !p.is_empty() && p.parse::<u16>().is_err() {
                     return Err(format!(
-                        "connection string: port {p:?} is not a port number (1..=65535)"
+                        "connection string: port number {} of the list is not a port number (1..=65535)",
+                        i + 1
                     ));
                 }
             }
@@ -135,8 +159,15 @@ fn kv_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
         let key = text[start..i].to_owned();
         skip_space(&mut i);
         if i == b.len() || b[i] != b'=' {
+            // Not quoted unless libpq knows it: `password=two words`
+            // leaves `words` here.
+            let what = if known(&key) {
+                format!("{key:?}")
+            } else {
+                format!("the text at byte {start}")
+            };
             return Err(format!(
-                "connection string: {key:?} has no value (key=value pairs, or a postgresql:// URL)"
+                "connection string: {what} has no value (key=value pairs, a value with spaces in single quotes, or a postgresql:// URL)"
             ));
         }
         i += 1;
@@ -146,7 +177,12 @@ fn kv_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
             i += 1;
             loop {
                 match b.get(i) {
-                    None => return Err(format!("connection string: {key:?} has no closing quote")),
+                    None => {
+                        let key = named(&key).unwrap_or_else(|| format!("at byte {start}"));
+                        return Err(format!(
+                            "connection string: the value of {key} has no closing quote"
+                        ));
+                    }
                     Some(b'\'') => {
                         i += 1;
                         break;
@@ -200,17 +236,17 @@ fn url_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
             None => (u, None),
         };
         if !user.is_empty() {
-            out.push(("user".into(), decode(user)?));
+            out.push(("user".into(), decode(user, "the user")?));
         }
         if let Some(p) = password {
-            out.push(("password".into(), decode(p)?));
+            out.push(("password".into(), decode(p, "the password")?));
         }
     }
     if !hosts.is_empty() {
         let (mut names, mut ports) = (Vec::new(), Vec::new());
         for h in hosts.split(',') {
             let (name, port) = split_host_port(h)?;
-            names.push(decode(name)?);
+            names.push(decode(name, "a host")?);
             ports.push(port.to_owned());
         }
         if names.iter().any(|n| !n.is_empty()) {
@@ -221,14 +257,17 @@ fn url_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
         }
     }
     if let Some(d) = dbname.filter(|d| !d.is_empty()) {
-        out.push(("dbname".into(), decode(d)?));
+        out.push(("dbname".into(), decode(d, "the database name")?));
     }
-    for pair in query.into_iter().flat_map(|q| q.split('&')) {
+    for (n, pair) in query.into_iter().flat_map(|q| q.split('&')).enumerate() {
         if pair.is_empty() {
             continue;
         }
         let (k, v) = pair.split_once('=').ok_or_else(|| {
-            format!("connection string: URL parameter {pair:?} has no value (key=value)")
+            let which = Some(pair)
+                .filter(|p| known(p))
+                .map_or_else(|| format!("number {}", n + 1), |p| format!("{p:?}"));
+            format!("connection string: URL parameter {which} has no value (key=value)")
         })?;
         // libpq's URL spelling of two keys.
         let k = match k {
@@ -236,9 +275,10 @@ fn url_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
                 out.push(("sslmode".into(), "require".into()));
                 continue;
             }
-            k => decode(k)?,
+            k => decode(k, "a URL parameter's name")?,
         };
-        out.push((k, decode(v)?));
+        let v = decode(v, "a URL parameter's value")?;
+        out.push((k, v));
     }
     Ok(out)
 }
@@ -248,17 +288,19 @@ fn split_host_port(h: &str) -> Result<(&str, &str), String> {
     if let Some(rest) = h.strip_prefix('[') {
         let (addr, after) = rest
             .split_once(']')
-            .ok_or_else(|| format!("connection string: {h:?} has no closing ]"))?;
+            .ok_or("connection string: a host in the URL has no closing ]")?;
         return Ok(match after.strip_prefix(':') {
             Some(port) => (addr, port),
             None if after.is_empty() => (addr, ""),
-            None => return Err(format!("connection string: junk after ] in {h:?}")),
+            None => return Err("connection string: junk after ] in a host of the URL".into()),
         });
     }
     Ok(h.split_once(':').unwrap_or((h, "")))
 }
 
-fn decode(s: &str) -> Result<String, String> {
+/// `s` with its %-escapes decoded; an error names `what` it is, never
+/// its text.
+fn decode(s: &str, what: &str) -> Result<String, String> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -267,7 +309,7 @@ fn decode(s: &str) -> Result<String, String> {
             let hex = s
                 .get(i + 1..i + 3)
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| format!("connection string: bad %-escape in {s:?}"))?;
+                .ok_or_else(|| format!("connection string: bad %-escape in {what}"))?;
             out.push(hex);
             i += 3;
         } else {
@@ -275,7 +317,7 @@ fn decode(s: &str) -> Result<String, String> {
             i += 1;
         }
     }
-    String::from_utf8(out).map_err(|_| format!("connection string: {s:?} is not UTF-8"))
+    String::from_utf8(out).map_err(|_| format!("connection string: {what} is not UTF-8"))
 }
 
 /// The pairs for the driver, as one `key='value'` string it parses.
@@ -333,25 +375,27 @@ mod tests {
     }
 
     #[test]
-    fn errors_name_the_key_and_the_value() {
+    fn errors_name_the_key_not_the_value() {
         let e = pairs("postgresql://h/d?lock_timeout=1s").unwrap_err();
-        assert!(
-            e.contains("\"lock_timeout\"") && e.contains("\"1s\""),
-            "{e}"
-        );
+        assert!(e.contains("\"lock_timeout\"") && !e.contains("1s"), "{e}");
         assert!(e.contains("options='-c lock_timeout=5s'"), "{e}");
         let e = pairs("host=h lock_timeout=1s").unwrap_err();
         assert!(e.contains("unknown key \"lock_timeout\""), "{e}");
         let e = pairs("postgresql://h:notaport/d").unwrap_err();
-        assert!(e.contains("port \"notaport\""), "{e}");
-        let e = pairs("host=h port=99999").unwrap_err();
-        assert!(e.contains("port \"99999\""), "{e}");
+        assert!(
+            e.contains("port number 1 ") && !e.contains("notaport"),
+            "{e}"
+        );
+        let e = pairs("host=h port=5432,99999").unwrap_err();
+        assert!(e.contains("port number 2 ") && !e.contains("99999"), "{e}");
         let e = pairs("host=h keepalives=yes").unwrap_err();
-        assert!(e.contains("keepalives \"yes\""), "{e}");
+        assert!(e.contains("keepalives is not") && !e.contains("yes"), "{e}");
         let e = pairs("host=h service=prod").unwrap_err();
         assert!(e.contains("service (libpq's) is not supported"), "{e}");
         let e = pairs("host=h dbname").unwrap_err();
         assert!(e.contains("\"dbname\" has no value"), "{e}");
+        let e = pairs("host=h password=two words").unwrap_err();
+        assert!(e.contains("text at byte 20 has no value"), "{e}");
     }
 
     #[test]

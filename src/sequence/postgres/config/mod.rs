@@ -11,7 +11,10 @@ use std::time::Duration;
 use tokio_postgres::config::Host;
 
 mod conninfo;
+mod options;
 mod pgpass;
+
+pub(super) use options::sets as options_set;
 
 /// The connect timeout when neither the string nor `PGCONNECT_TIMEOUT`
 /// gives one (libpq waits forever; a counter service should not).
@@ -81,9 +84,23 @@ pub(super) struct Target {
     /// The certificate to show the server, if any.
     #[cfg_attr(not(feature = "postgres-tls"), allow(dead_code))]
     pub(super) client_cert: Option<ClientCert>,
+    /// One config a host, in the order to try them, when the password
+    /// file gives the hosts different passwords (the driver has one
+    /// password for all); empty otherwise.
+    per_host: Vec<tokio_postgres::Config>,
 }
 
 impl Target {
+    /// The configs to try in turn, until one connects: one for every host,
+    /// or [`config`](Self::config) with them all.
+    pub(super) fn attempts(&self) -> &[tokio_postgres::Config] {
+        if self.per_host.is_empty() {
+            std::slice::from_ref(&self.config)
+        } else {
+            &self.per_host
+        }
+    }
+
     /// The first host and port, for messages: `host:port`, or the socket
     /// file itself (`DIR/.s.PGSQL.PORT`, as libpq names it), so that a
     /// socket that is not there is named.
@@ -148,15 +165,21 @@ pub(super) fn parse(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<
     {
         config.password(p);
     }
+    // The password file's, looked up for each host, as libpq does.
+    let mut from_file = Vec::new();
     if config.get_password().is_none() {
         let file = get("passfile")
             .or_else(|| env("PGPASSFILE"))
             .map(PathBuf::from)
             .or_else(|| home_file(&env, PASSFILE));
-        if let Some(file) = file
-            && let Some(p) = password_from(&file, &config)
-        {
-            config.password(p);
+        if let Some(file) = file {
+            from_file = passwords_from(&file, &config);
+        }
+        if from_file.windows(2).all(|w| w[0] == w[1]) {
+            if let Some(Some(p)) = from_file.first() {
+                config.password(p);
+            }
+            from_file.clear();
         }
     }
     if config.get_application_name().is_none() {
@@ -209,12 +232,83 @@ pub(super) fn parse(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<
         SslMode::Prefer => tokio_postgres::config::SslMode::Prefer,
         _ => tokio_postgres::config::SslMode::Require,
     });
+    let per_host = if from_file.is_empty() {
+        Vec::new()
+    } else {
+        one_per_host(&pairs, &config, &from_file)?
+    };
     Ok(Target {
         config,
         ssl,
         roots,
         client_cert,
+        per_host,
     })
+}
+
+/// `config` split into one config a host (with its port and address), each
+/// with the password the file gives that host; in the order libpq tries
+/// them (shuffled under `load_balance_hosts=random`).
+fn one_per_host(
+    pairs: &[(String, String)],
+    config: &tokio_postgres::Config,
+    passwords: &[Option<String>],
+) -> Result<Vec<tokio_postgres::Config>, String> {
+    let (ports, addrs) = (config.get_ports(), config.get_hostaddrs());
+    let mut out = Vec::new();
+    for (i, host) in config.get_hosts().iter().enumerate() {
+        let mut own: Vec<(String, String)> = pairs
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "host" | "hostaddr" | "port"))
+            .cloned()
+            .collect();
+        own.push(("host".into(), host_text(host)));
+        if let Some(a) = addrs.get(i) {
+            own.push(("hostaddr".into(), a.to_string()));
+        }
+        if let Some(p) = ports.get(i).or(ports.first()) {
+            own.push(("port".into(), p.to_string()));
+        }
+        let mut c: tokio_postgres::Config = conninfo::driver_string(&own)
+            .parse()
+            .map_err(|_| "connection string: cannot split it by host".to_owned())?;
+        // What `parse` filled in after the driver read the string.
+        if let Some(u) = config.get_user() {
+            c.user(u);
+        }
+        if let Some(d) = config.get_dbname() {
+            c.dbname(d);
+        }
+        if let Some(a) = config.get_application_name() {
+            c.application_name(a);
+        }
+        if let Some(t) = config.get_connect_timeout() {
+            c.connect_timeout(*t);
+        }
+        c.ssl_mode(config.get_ssl_mode());
+        if let Some(p) = &passwords[i] {
+            c.password(p.as_str());
+        }
+        out.push(c);
+    }
+    if config.get_load_balance_hosts() == tokio_postgres::config::LoadBalanceHosts::Random {
+        // Fisher-Yates, as the driver shuffles its hosts.
+        for i in (1..out.len()).rev() {
+            let j = getrandom::u64().map_err(|e| format!("load_balance_hosts=random: {e}"))?
+                % (i as u64 + 1);
+            out.swap(i, j as usize);
+        }
+    }
+    Ok(out)
+}
+
+/// A host as the connection string names it.
+fn host_text(host: &Host) -> String {
+    match host {
+        Host::Tcp(h) => h.clone(),
+        #[cfg(unix)]
+        Host::Unix(p) => p.display().to_string(),
+    }
 }
 
 /// libpq's name for `mode`.
@@ -254,25 +348,30 @@ fn home_file(env: &impl Fn(&str) -> Option<String>, name: &str) -> Option<PathBu
     Some(Path::new(&home).join(name))
 }
 
-/// The password file's password for the first host (the driver has one
-/// password for all).
-fn password_from(file: &Path, config: &tokio_postgres::Config) -> Option<String> {
-    let host = match config.get_hosts().first()? {
-        Host::Tcp(h) => h.clone(),
-        #[cfg(unix)]
-        Host::Unix(p) => p.display().to_string(),
+/// The password file's password for each host, in order (libpq looks
+/// each host up with its own port).
+fn passwords_from(file: &Path, config: &tokio_postgres::Config) -> Vec<Option<String>> {
+    let Some(user) = config.get_user() else {
+        return Vec::new();
     };
-    let user = config.get_user()?;
-    pgpass::lookup(
-        file,
-        &pgpass::Want {
-            host: &host,
-            port: config.get_ports().first().copied().unwrap_or(5432),
-            // libpq's default database is the user's name.
-            dbname: config.get_dbname().unwrap_or(user),
-            user,
-        },
-    )
+    let ports = config.get_ports();
+    config
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(i, host)| {
+            pgpass::lookup(
+                file,
+                &pgpass::Want {
+                    host: &host_text(host),
+                    port: ports.get(i).or(ports.first()).copied().unwrap_or(5432),
+                    // libpq's default database is the user's name.
+                    dbname: config.get_dbname().unwrap_or(user),
+                    user,
+                },
+            )
+        })
+        .collect()
 }
 
 /// `sslcert` and `sslkey` (or `PGSSLCERT`, `PGSSLKEY`, or libpq's files
@@ -464,6 +563,68 @@ mod tests {
         for d in [h, other] {
             std::fs::remove_dir_all(d).unwrap();
         }
+    }
+
+    /// libpq looks each host up in the password file on its own (issue
+    /// 54: the first host's password went to every host).
+    #[test]
+    fn each_host_gets_its_own_password_from_the_file() {
+        let h = home(&[(
+            ".pgpass",
+            "a:5432:app:u:pw-a\nb:6000:app:u:pw-b\n*:5433:*:*:pw-any\n",
+        )]);
+        let home_dir = h.display().to_string();
+        let with_home = env(&[("HOME", &home_dir)]);
+        let t = parse(
+            "host=a,b,c port=5432,6000,5433 user=u dbname=app",
+            &with_home,
+        )
+        .unwrap();
+        let got: Vec<_> = t
+            .attempts()
+            .iter()
+            .map(|c| {
+                let Host::Tcp(host) = &c.get_hosts()[0] else {
+                    panic!("a TCP host")
+                };
+                (
+                    host.clone(),
+                    c.get_ports().to_vec(),
+                    c.get_password()
+                        .map(|p| String::from_utf8_lossy(p).into_owned()),
+                    c.get_user().map(str::to_owned),
+                )
+            })
+            .collect();
+        let want = |h: &str, p: u16, pw: &str| {
+            (
+                h.to_owned(),
+                vec![p],
+                Some(pw.to_owned()),
+                Some("u".to_owned()),
+            )
+        };
+        assert_eq!(
+            got,
+            [
+                want("a", 5432, "pw-a"),
+                want("b", 6000, "pw-b"),
+                want("c", 5433, "pw-any")
+            ]
+        );
+        // One port for all hosts; a host the file lacks gets none.
+        let t = parse("host=a,b port=6000 user=u dbname=app", &with_home).unwrap();
+        let pws: Vec<_> = t
+            .attempts()
+            .iter()
+            .map(|c| c.get_password().is_some())
+            .collect();
+        assert_eq!(pws, [false, true]);
+        // The same password for every host: one config, as before.
+        let t = parse("host=a,a user=u dbname=app", &with_home).unwrap();
+        assert_eq!(t.attempts().len(), 1);
+        assert_eq!(t.config.get_password(), Some(&b"pw-a"[..]));
+        std::fs::remove_dir_all(h).unwrap();
     }
 
     #[test]
