@@ -181,6 +181,12 @@ mod tests {
             unreachable!()
         };
         let key = captured.key();
+        // The key itself is no run of words the request handed out (a key
+        // taken from its last 8 words would be).
+        assert!(
+            earlier.windows(8).all(|w| w != key),
+            "the captured key is words the generator handed out"
+        );
         let mut probe = ChaCha12::from_seed(bytemuck::cast_ref(&key));
         let mut words = vec![0u32; 64 * 1024];
         probe.fill_words(&mut words);

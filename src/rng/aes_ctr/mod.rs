@@ -483,9 +483,16 @@ mod tests {
             next,
             "the captured key is the one that makes the next batch"
         );
+        // The key itself is no block the earlier batches handed out (a
+        // key taken from the last emitted block would be).
+        let key_words: [u32; 4] = bytemuck::cast(captured);
+        let earlier_blocks: std::collections::HashSet<&[u32]> = earlier.chunks(4).collect();
+        assert!(
+            !earlier_blocks.contains(&key_words[..]),
+            "the captured key is a block the generator handed out"
+        );
         // Every block the captured key makes at the counters used so far
         // and well around them: none is a block of the earlier batches.
-        let earlier_blocks: std::collections::HashSet<&[u32]> = earlier.chunks(4).collect();
         let mut probe = Model::new(captured, start.wrapping_sub(4096), nonce);
         for _ in 0..3 * 4096 {
             let b = probe.block();
