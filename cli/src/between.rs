@@ -5,6 +5,7 @@ use std::io::{self, BufWriter, Write};
 use clap::Args;
 use kuuid::order::{
     KeyBuf, MAX_KEYS, OrderError, n_keys_between_into, n_keys_between_jittered_into,
+    n_keys_between_part_into,
 };
 
 use crate::Failure;
@@ -31,12 +32,10 @@ pub struct BetweenArgs {
     json: bool,
 }
 
-/// Keys made per library call when the upper end is open. Each such key
-/// is the one after the key before (npm steps them so), so keys made in
-/// calls of `CHUNK`, each after the last one's final key, are the keys of
-/// one call; the command holds 64 Ki of them instead of all. All 10^6 of
-/// `between '' '' -n 1000000` were 13 MiB and half the process's time in
-/// page faults (perf, AMD Zen 5).
+/// Keys made per library call: the command holds 64 Ki keys at a time
+/// instead of all. All 10^6 of `between '' '' -n 1000000` were 13 MiB and
+/// half the process's time in page faults (perf, AMD Zen 5); `-n 1e8 a0
+/// a1` peaked at 1.45 GB and wrote its first byte after 5.4 s.
 const CHUNK: usize = 1 << 16;
 
 pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
@@ -44,7 +43,11 @@ pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
     let usage = |e| Failure::Usage(message(e, &a.a, &a.b));
     let mut out = KeyOut::new(a.json);
     let mut keys = KeyBuf::new();
-    if hi.is_none() && a.jitter == 0 && a.count as u64 <= MAX_KEYS {
+    let streams = a.jitter == 0 && a.count as u64 <= MAX_KEYS;
+    if streams && hi.is_none() {
+        // Each key is the one after the key before (npm steps them so):
+        // keys made in calls of `CHUNK`, each after the last one's final
+        // key, are the keys of one call.
         let mut after = lo.map(str::to_owned);
         let mut left = a.count;
         // At least one call, so a bad lower bound is refused even for -n 0.
@@ -59,6 +62,26 @@ pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
             }
             after = keys.get(n - 1).map(|k| k.as_str().to_owned());
         }
+    } else if streams && lo.is_some() {
+        // Between two keys: each batch is a part of the bisection, made
+        // on its own (its keys and the ~log2(n) above them).
+        let mut from = 0;
+        loop {
+            let to = a.count.min(from + CHUNK);
+            keys.clear();
+            n_keys_between_part_into(lo, hi, a.count, from..to, &mut keys).map_err(usage)?;
+            out.keys(&keys)?;
+            if to == a.count {
+                break;
+            }
+            from = to;
+        }
+    } else if let (true, Some(hi)) = (streams, hi) {
+        match below(hi, a.count, &mut keys, &mut out) {
+            Ok(()) => {}
+            Err(BelowError::Order(e)) => return Err(usage(e)),
+            Err(BelowError::Out(e)) => return Err(e.into()),
+        }
     } else {
         if a.jitter == 0 {
             n_keys_between_into(lo, hi, a.count, &mut keys)
@@ -69,6 +92,46 @@ pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
         out.keys(&keys)?;
     }
     out.finish()
+}
+
+/// The `n` keys below `hi`, ascending, holding a batch and one key per
+/// batch at a time. npm counts them down from `hi` (each the key before
+/// the one above it) and reverses them: so the batches are first counted
+/// down, keeping only each one's lowest key (the bound of the next), then
+/// made again from the lowest up. Twice the work, and the first key waits
+/// for the count down (about 7 ns a key), but memory stays at a batch and
+/// `n / CHUNK` keys.
+fn below(hi: &str, n: usize, keys: &mut KeyBuf, out: &mut KeyOut) -> Result<(), BelowError> {
+    let mut bounds = vec![hi.to_owned()];
+    let mut left = n;
+    while left > CHUNK {
+        keys.clear();
+        n_keys_between_into(None, bounds.last().map(String::as_str), CHUNK, keys)?;
+        let lowest = keys.get(0).expect("CHUNK keys").as_str().to_owned();
+        bounds.push(lowest);
+        left -= CHUNK;
+    }
+    // At least one call, so a bad bound is refused even for -n 0.
+    let mut size = left;
+    while let Some(bound) = bounds.pop() {
+        keys.clear();
+        n_keys_between_into(None, Some(&bound), size, keys)?;
+        out.keys(keys).map_err(BelowError::Out)?;
+        size = CHUNK;
+    }
+    Ok(())
+}
+
+/// What [`below`] can meet: a bad bound, or a failed write.
+enum BelowError {
+    Order(OrderError),
+    Out(io::Error),
+}
+
+impl From<OrderError> for BelowError {
+    fn from(e: OrderError) -> Self {
+        BelowError::Order(e)
+    }
 }
 
 /// Keys to stdout, one a line or as one JSON array, in as many batches as

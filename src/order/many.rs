@@ -95,14 +95,72 @@ pub fn n_keys_between_into(
         _ if n == 0 => {}
         (_, None) => ascending_from(a, n, buf),
         (None, Some(b)) => descending_to(b, n, buf),
-        (Some(a), Some(b)) => {
-            let mut arena = Vec::with_capacity(2 * (a.len() + b.len()) + 64);
-            arena.extend_from_slice(a);
-            arena.extend_from_slice(b);
-            bisect(&mut arena, 0..a.len(), a.len()..a.len() + b.len(), n, buf);
+        (Some(a), Some(b)) => bisect_part(a, b, n, 0..n, buf),
+    }
+    Ok(())
+}
+
+/// Appends keys `part` (indices into the `n`, ascending) of the `n` keys
+/// between `a` and `b`: the same keys as that run of [`n_keys_between`]'s
+/// answer, so a caller can write any number of keys in batches of its
+/// choosing, holding one batch at a time. Indices at or past `n` are left
+/// out.
+///
+/// Between two keys each batch costs its own keys plus about `log2(n)`
+/// keys of the bisection above it. With an open end every key depends on
+/// the one before, so the keys before `part` are made too (and dropped):
+/// there, make batches with [`n_keys_between_into`] from the last key of
+/// the batch before instead (each is the key after the one before it).
+///
+/// ```
+/// use kuuid::order::{KeyBuf, n_keys_between, n_keys_between_part_into};
+///
+/// let all = n_keys_between(Some("a0"), Some("a1"), 1000)?;
+/// let mut buf = KeyBuf::new();
+/// n_keys_between_part_into(Some("a0"), Some("a1"), 1000, 500..503, &mut buf)?;
+/// let part: Vec<&str> = buf.iter().map(|k| k.as_str()).collect();
+/// assert_eq!(part, [all[500].as_str(), all[501].as_str(), all[502].as_str()]);
+/// # Ok::<(), kuuid::order::OrderError>(())
+/// ```
+pub fn n_keys_between_part_into(
+    a: Option<&str>,
+    b: Option<&str>,
+    n: usize,
+    part: Range<usize>,
+    buf: &mut KeyBuf,
+) -> Result<(), OrderError> {
+    let part = part.start.min(n)..part.end.min(n);
+    match (a, b) {
+        (Some(lo), Some(hi)) => {
+            let (lo, hi) = (lo.as_bytes(), hi.as_bytes());
+            check(Some(lo), Some(hi))?;
+            if n as u64 > MAX_KEYS {
+                return Err(OrderError::TooMany { found: n as u64 });
+            }
+            bisect_part(lo, hi, n, part, buf);
+        }
+        _ => {
+            // Above a lower bound the first keys of `n` are those of
+            // `part.end`; below an upper bound they are counted down from
+            // it, so all `n` are made.
+            let made = if b.is_some() { n } else { part.end };
+            let mut all = KeyBuf::new();
+            n_keys_between_into(a, b, made, &mut all)?;
+            for k in all.iter_bytes().skip(part.start).take(part.len()) {
+                buf.push_valid(k);
+            }
         }
     }
     Ok(())
+}
+
+/// Keys `part` of the `n` keys strictly between `a` and `b`.
+fn bisect_part(a: &[u8], b: &[u8], n: usize, part: Range<usize>, buf: &mut KeyBuf) {
+    let mut arena = Vec::with_capacity(2 * (a.len() + b.len()) + 64);
+    arena.extend_from_slice(a);
+    arena.extend_from_slice(b);
+    let (a, b) = (0..a.len(), a.len()..a.len() + b.len());
+    bisect(&mut arena, a, b, n, part, buf);
 }
 
 /// `n` keys after `a` (or from `a0`), each the next integer after the one
@@ -265,10 +323,20 @@ fn short_integer_run<const UP: bool>(
 }
 
 /// npm's recursion between two keys: the middle key first, then `n / 2`
-/// keys below it and the rest above. Bounds live in `arena` (a stack as
-/// deep as the recursion) so the output can grow while they are read.
-fn bisect(arena: &mut Vec<u8>, a: Range<usize>, b: Range<usize>, n: usize, buf: &mut KeyBuf) {
-    if n == 0 {
+/// keys below it and the rest above; appends the keys whose index (of the
+/// `n`) is in `part`, descending only into the halves that hold some.
+/// Bounds live in `arena` (a stack as deep as the recursion) so the output
+/// can grow while they are read.
+fn bisect(
+    arena: &mut Vec<u8>,
+    a: Range<usize>,
+    b: Range<usize>,
+    n: usize,
+    part: Range<usize>,
+    buf: &mut KeyBuf,
+) {
+    // `part` lies within `0..n`: empty when `n` is 0.
+    if part.is_empty() {
         return;
     }
     let start = buf.text.len();
@@ -286,10 +354,27 @@ fn bisect(arena: &mut Vec<u8>, a: Range<usize>, b: Range<usize>, n: usize, buf: 
     buf.text.truncate(start);
     let c = mark..arena.len();
     let below = n / 2;
-    bisect(arena, a, c.clone(), below, buf);
-    buf.text.extend_from_slice(&arena[c.clone()]);
-    buf.seal();
-    bisect(arena, c, b, n - below - 1, buf);
+    bisect(
+        arena,
+        a,
+        c.clone(),
+        below,
+        part.start.min(below)..part.end.min(below),
+        buf,
+    );
+    if part.contains(&below) {
+        buf.text.extend_from_slice(&arena[c.clone()]);
+        buf.seal();
+    }
+    let above = below + 1;
+    bisect(
+        arena,
+        c,
+        b,
+        n - above,
+        part.start.max(above) - above..part.end.max(above) - above,
+        buf,
+    );
     arena.truncate(mark);
 }
 

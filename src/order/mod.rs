@@ -52,5 +52,6 @@ pub use jitter::{
 pub use key::{OrderKey, OrderKeyRef};
 pub use key_buf::KeyBuf;
 pub use many::{
-    MAX_KEYS, key_between_into, n_keys_between, n_keys_between_into, rebalance, rebalance_into,
+    MAX_KEYS, key_between_into, n_keys_between, n_keys_between_into, n_keys_between_part_into,
+    rebalance, rebalance_into,
 };

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use kuuid::order::{
     KeyBuf, OrderError, OrderKey, OrderKeyError, key_between, key_between_jittered, n_keys_between,
-    n_keys_between_into, n_keys_between_jittered, rebalance,
+    n_keys_between_into, n_keys_between_jittered, n_keys_between_part_into, rebalance,
 };
 use proptest::prelude::*;
 
@@ -91,6 +91,29 @@ proptest! {
         let from_buf: Vec<&str> = buf.iter().skip(1).map(|k| k.as_str()).collect();
         let from_vec: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
         prop_assert_eq!(from_buf, from_vec);
+    }
+
+    /// Any split of the `n` keys into parts gives them all, in order: the
+    /// batches `kuuid between` writes are one call's keys (the parts' ends
+    /// fall anywhere, the halves of the bisection among them).
+    #[test]
+    fn parts_of_n_keys_are_the_n_keys((a, b) in bounds(), n in 0..300usize, cuts in prop::collection::vec(0..300usize, 0..6)) {
+        let all = n_keys_between(a.as_deref(), b.as_deref(), n).unwrap();
+        let mut ends: Vec<usize> = cuts.into_iter().map(|c| c.min(n)).chain([n]).collect();
+        ends.sort_unstable();
+        let mut buf = KeyBuf::new();
+        let mut from = 0;
+        for end in ends {
+            n_keys_between_part_into(a.as_deref(), b.as_deref(), n, from..end, &mut buf).unwrap();
+            from = end;
+        }
+        let parts: Vec<&str> = buf.iter().map(|k| k.as_str()).collect();
+        let whole: Vec<&str> = all.iter().map(|k| k.as_str()).collect();
+        prop_assert_eq!(parts, whole);
+        // Past the end: nothing.
+        let before = buf.len();
+        n_keys_between_part_into(a.as_deref(), b.as_deref(), n, n..n + 5, &mut buf).unwrap();
+        prop_assert_eq!(buf.len(), before);
     }
 
     #[test]

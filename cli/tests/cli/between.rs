@@ -38,25 +38,57 @@ fn prints_the_librarys_keys() {
     assert_eq!(json, keys(Some("a0"), Some("a1"), 3));
 }
 
-/// With an open upper end the command makes its keys in batches of 64 Ki,
-/// each after the last batch's final key: the same keys as one call, as
+/// The command makes its keys in batches of 64 Ki (issue 54: a closed
+/// range, or only an upper end, made every key before writing one): with
+/// an open upper end each batch after the last one's final key, between
+/// two keys each a part of the bisection, below an upper end counted down
+/// then made again from the lowest. The same keys as one library call, as
 /// lines and as JSON, across batch edges.
 #[test]
-fn open_ended_keys_past_a_batch_are_the_librarys() {
+fn keys_past_a_batch_are_the_librarys() {
     const N: usize = 2 * 65536 + 5;
-    for (lo, a) in [("", None), ("Zz", Some("Zz"))] {
-        let want = keys(a, None, N);
+    let ends = [
+        ("", ""),
+        ("Zz", ""),
+        ("a0", "a1"),
+        ("a0V", "b00"),
+        ("", "a0"),
+        ("", "a0V"),
+    ];
+    let bound = |s: &'static str| (!s.is_empty()).then_some(s);
+    for (lo, hi) in ends {
+        let want = keys(bound(lo), bound(hi), N);
         let n = N.to_string();
-        let o = kuuid(&["between", lo, "", "-n", &n]);
+        let o = kuuid(&["between", lo, hi, "-n", &n]);
         assert!(o.status.success(), "{}", stderr(&o));
         let printed: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
-        assert!(printed == want, "{lo:?}: lines differ from the library's");
-        let o = kuuid(&["between", lo, "", "-n", &n, "--json"]);
+        assert!(
+            printed == want,
+            "{lo:?} {hi:?}: lines differ from the library's"
+        );
+        let o = kuuid(&["between", lo, hi, "-n", &n, "--json"]);
         let json: Vec<String> = serde_json::from_str(&stdout(&o)).unwrap();
-        assert!(json == want, "{lo:?}: JSON differs from the library's");
+        assert!(
+            json == want,
+            "{lo:?} {hi:?}: JSON differs from the library's"
+        );
+        for small in ["0", "1", "65536", "65537"] {
+            let o = kuuid(&["between", lo, hi, "-n", small]);
+            let printed: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+            let n: usize = small.parse().unwrap();
+            assert!(
+                printed == keys(bound(lo), bound(hi), n),
+                "{lo:?} {hi:?} -n {small}"
+            );
+        }
     }
     let o = kuuid(&["between", "", "", "-n", "0", "--json"]);
     assert_eq!(stdout(&o), "[]\n");
+    // A bad bound is refused, even for -n 0.
+    for (lo, hi) in [("a1", "a0"), ("", "a0 "), ("x", "a1")] {
+        let o = kuuid(&["between", lo, hi, "-n", "0"]);
+        assert!(!o.status.success(), "{lo:?} {hi:?}");
+    }
 }
 
 #[test]
