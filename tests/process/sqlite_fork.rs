@@ -186,6 +186,18 @@ fn a_fork_past_a_call_that_never_ends_returns_and_poisons_the_child() {
     assert!(parent.is_ok(), "the parent leases on: {parent:?}");
 }
 
+/// Installs `handler` for `signal` (SIGUSR1 or SIGUSR2, which only these
+/// tests send).
+fn on_signal(signal: libc::c_int, handler: extern "C" fn(libc::c_int)) {
+    // SAFETY: a zeroed sigaction with a handler of the right type and an
+    // empty mask; the old action is not asked for.
+    unsafe {
+        let mut act: libc::sigaction = std::mem::zeroed();
+        act.sa_sigaction = handler as *const () as usize;
+        assert_eq!(libc::sigaction(signal, &act, std::ptr::null_mut()), 0);
+    }
+}
+
 /// The leasing thread's pthread, and what the signal handler saw.
 static LEASER: AtomicU64 = AtomicU64::new(0);
 static FORKED: AtomicI64 = AtomicI64::new(0);
@@ -217,15 +229,7 @@ fn a_fork_from_a_signal_handler_inside_a_lease_returns_and_poisons_the_child() {
     let out = Pipe::new();
     let parent_pid = std::process::id();
     FORKED.store(0, Ordering::SeqCst);
-    // SAFETY: installs a handler for SIGUSR1, which only this test sends.
-    unsafe {
-        let mut act: libc::sigaction = std::mem::zeroed();
-        act.sa_sigaction = fork_in_handler as *const () as usize;
-        assert_eq!(
-            libc::sigaction(libc::SIGUSR1, &act, std::ptr::null_mut()),
-            0
-        );
-    }
+    on_signal(libc::SIGUSR1, fork_in_handler);
     let before = kuuid::__test_hooks::sqlite_busy_waits();
     let leaser = std::thread::spawn({
         let (store, out) = (store.clone(), &out as *const Pipe as usize);
@@ -318,15 +322,7 @@ pub(crate) fn fork_from_a_handler_in_a_lease(
     let (go, out) = (Pipe::new(), Pipe::new());
     CHILD_GO.store(&go as *const Pipe as usize, Ordering::SeqCst);
     COMMIT_FORKED.store(0, Ordering::SeqCst);
-    // SAFETY: installs a handler for SIGUSR2, which only these tests raise.
-    unsafe {
-        let mut act: libc::sigaction = std::mem::zeroed();
-        act.sa_sigaction = fork_and_linger_in_handler as *const () as usize;
-        assert_eq!(
-            libc::sigaction(libc::SIGUSR2, &act, std::ptr::null_mut()),
-            0
-        );
-    }
+    on_signal(libc::SIGUSR2, fork_and_linger_in_handler);
     let parent_pid = std::process::id();
     let mut blocks = vec![lease().unwrap()];
     kuuid::__test_hooks::raise_in_lease(libc::SIGUSR2);
