@@ -281,6 +281,16 @@ pub mod __test_hooks {
         crate::sequence::raise_in_lease(signal)
     }
 
+    /// The server setting `name` on `store`'s own connection (the one its
+    /// leases use).
+    #[cfg(feature = "postgres")]
+    pub fn postgres_setting(
+        store: &crate::sequence::PostgresCounters,
+        name: &str,
+    ) -> Result<String, crate::sequence::BoxError> {
+        store.setting(name)
+    }
+
     /// CouchDB `sequential` takes its locked path (the one for CPUs
     /// without a 128-bit compare-and-swap) whatever this CPU has.
     pub fn force_locked_couch_sequential(on: bool) {

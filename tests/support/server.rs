@@ -36,15 +36,30 @@ pub fn node(args: &[&str], node_path: Option<&Path>) -> Option<std::process::Chi
     }
 }
 
+/// The variables `.ci/run` sets for its PostgreSQL, which a server this
+/// binary starts also gives when `KUUID_PG_URL` is unset.
+const POSTGRES_VARS: [&str; 7] = [
+    "KUUID_PG_URL",
+    "KUUID_PG_TLS",
+    "KUUID_PG_TLS_ROOT",
+    "KUUID_PG_TLS_OTHER_ROOT",
+    "KUUID_PG_TLS_CLIENT_CERT",
+    "KUUID_PG_TLS_CLIENT_KEY",
+    "KUUID_PG_PASSWORD_ROLE",
+];
+
 /// The value of `var`, or a server this binary started for it
-/// (`KUUID_PG_URL`, `KUUID_COUCH_URL`), or `None` after saying why the test
-/// skips.
+/// (`KUUID_PG_URL` and its TLS kin, `KUUID_COUCH_URL`), or `None` after
+/// saying why the test skips.
 pub fn address(var: &str) -> Option<String> {
     let found = match std::env::var(var) {
         Ok(v) => Ok((v, format!("from {var}"))),
         Err(_) => match var {
-            "KUUID_PG_URL" => started(&POSTGRES, start_postgres),
+            v if POSTGRES_VARS.contains(&v) && std::env::var_os("KUUID_PG_URL").is_none() => {
+                postgres_var(v)
+            }
             "KUUID_COUCH_URL" => started(&COUCH, start_couch),
+            "KUUID_NPM_DIR" => started(&NPM, install_npm),
             _ => Err(format!("{var} is not set; .ci/run sets it")),
         },
     };
@@ -59,8 +74,83 @@ pub fn address(var: &str) -> Option<String> {
 }
 
 type Started = OnceLock<Result<(String, String), String>>;
-static POSTGRES: Started = OnceLock::new();
 static COUCH: Started = OnceLock::new();
+static NPM: Started = OnceLock::new();
+
+/// The npm packages the differential tests run, at the versions `.ci/run`
+/// pins: npm kuuid (the registry serves up to 1.0.3) and
+/// fractional-indexing 4.0.0.
+const NPM_PACKAGES: [&str; 2] = ["kuuid@1.0.3", "fractional-indexing@4.0.0"];
+
+/// A folder whose `node_modules` holds [`NPM_PACKAGES`]: a cache under the
+/// target directory, installed with `npm` from `PATH` on first use (into
+/// a folder of this process's, then renamed into place, so two test
+/// binaries at once both end with one whole copy).
+fn install_npm() -> Result<String, String> {
+    let base = option_env!("CARGO_TARGET_TMPDIR").map_or_else(std::env::temp_dir, PathBuf::from);
+    let cache = base.join(format!("npm-{}", NPM_PACKAGES.join("-")));
+    let ready = |d: &Path| {
+        d.join("node_modules/kuuid/index.js").is_file()
+            && d.join("node_modules/fractional-indexing/src/index.js")
+                .is_file()
+    };
+    if ready(&cache) {
+        return Ok(cache.display().to_string());
+    }
+    let fresh = base.join(format!("npm-install-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&fresh);
+    std::fs::create_dir_all(&fresh).map_err(|e| format!("{}: {e}", fresh.display()))?;
+    let installed = crate::child::run(
+        Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--silent"])
+            .args(NPM_PACKAGES)
+            .current_dir(&fresh),
+    );
+    let outcome = match installed {
+        Err(e) => Err(format!("KUUID_NPM_DIR is not set and npm cannot run ({e})")),
+        Ok(out) if !out.status.success() || !ready(&fresh) => Err(format!(
+            "KUUID_NPM_DIR is not set and npm install {} failed: {}",
+            NPM_PACKAGES.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )),
+        // Another binary may have put its copy there first: either is whole.
+        Ok(_) => match std::fs::rename(&fresh, &cache) {
+            Ok(()) => Ok(()),
+            Err(_) if ready(&cache) => Ok(()),
+            Err(e) => Err(format!("{}: {e}", cache.display())),
+        },
+    };
+    let _ = std::fs::remove_dir_all(&fresh);
+    outcome.map(|()| cache.display().to_string())
+}
+
+/// The binary's own PostgreSQL: `KUUID_PG_URL`, and the TLS variables or
+/// why there are none.
+struct SelfStarted {
+    url: String,
+    tls: Result<Vec<(&'static str, String)>, String>,
+}
+static POSTGRES: OnceLock<Result<SelfStarted, String>> = OnceLock::new();
+
+/// `var`'s value from the binary's own PostgreSQL, started on first use.
+fn postgres_var(var: &str) -> Result<(String, String), String> {
+    let started = POSTGRES
+        .get_or_init(|| {
+            start_postgres_cluster("pg", true).map(|(url, _restart, tls)| SelfStarted { url, tls })
+        })
+        .as_ref()
+        .map_err(Clone::clone)?;
+    let how = "started by the tests".to_owned();
+    if var == "KUUID_PG_URL" {
+        return Ok((started.url.clone(), how));
+    }
+    let tls = started.tls.as_ref().map_err(Clone::clone)?;
+    let (_, value) = tls
+        .iter()
+        .find(|(k, _)| *k == var)
+        .ok_or_else(|| format!("{var}: not given by the tests' PostgreSQL"))?;
+    Ok((value.clone(), how))
+}
 
 /// The server in `cell`, started by `start` on first use.
 fn started(
@@ -172,11 +262,6 @@ fn postgres_bin() -> Option<PathBuf> {
     std::env::split_paths(&path).find(|d| d.join("pg_ctl").exists() && d.join("initdb").exists())
 }
 
-/// The binary's shared server (for `KUUID_PG_URL`).
-fn start_postgres() -> Result<String, String> {
-    start_postgres_cluster("pg").map(|(url, _restart)| url)
-}
-
 /// A server of the test's own, with the shell command that restarts it,
 /// for a test that restarts or kills the server: the shared one's other
 /// users would see their connections drop (a filter such as `sequence`
@@ -184,7 +269,9 @@ fn start_postgres() -> Result<String, String> {
 /// where the server is installed; `Err` says why not.
 pub fn private_postgres() -> Result<(String, String), String> {
     static PRIVATE: OnceLock<Result<(String, String), String>> = OnceLock::new();
-    let found = PRIVATE.get_or_init(|| start_postgres_cluster("pg-private"));
+    let found = PRIVATE.get_or_init(|| {
+        start_postgres_cluster("pg-private", false).map(|(url, restart, _)| (url, restart))
+    });
     record_as(
         "PostgreSQL of the fault tests",
         found
@@ -195,11 +282,17 @@ pub fn private_postgres() -> Result<(String, String), String> {
     found.clone()
 }
 
-/// A throwaway cluster named `name` on a Unix socket in a temp dir (no TCP
-/// port), as `.ci/run` starts one, and the command that restarts it.
-/// PostgreSQL refuses to run as root: as root, the cluster runs as
-/// `nobody`.
-fn start_postgres_cluster(name: &str) -> Result<(String, String), String> {
+/// The TLS variables a cluster with TLS gives, or why it has none.
+type TlsVars = Result<Vec<(&'static str, String)>, String>;
+
+/// A throwaway cluster named `name` on a Unix socket in a temp dir, as
+/// `.ci/run` starts one, and the command that restarts it; with `tls`, as
+/// `.ci/run`'s also on a free loopback port with TLS (certificates made
+/// with `openssl`), the roles `kuuid_cert` (a client certificate only) and
+/// `kuuid_pw` (a password only), and the variables that say so; without
+/// `openssl`, why not. PostgreSQL refuses to run as root: as root, the
+/// cluster runs as `nobody`.
+fn start_postgres_cluster(name: &str, tls: bool) -> Result<(String, String, TlsVars), String> {
     let bin = postgres_bin().ok_or("KUUID_PG_URL is not set and no PostgreSQL server is installed (Debian: apt install postgresql)")?;
     let dir = server_dir(name)?;
     let root = is_root();
@@ -221,12 +314,14 @@ fn start_postgres_cluster(name: &str) -> Result<(String, String), String> {
             ))
         }
     };
+    let mut uid = None;
     if root {
-        let uid = crate::child::run(Command::new("id").args(["-u", "nobody"]))
+        let nobody = crate::child::run(Command::new("id").args(["-u", "nobody"]))
             .ok()
             .and_then(|o| String::from_utf8(o.stdout).ok()?.trim().parse().ok())
             .ok_or("running as root, and there is no user nobody to run PostgreSQL as")?;
-        std::os::unix::fs::chown(&dir, Some(uid), None).map_err(|e| format!("chown: {e}"))?;
+        std::os::unix::fs::chown(&dir, Some(nobody), None).map_err(|e| format!("chown: {e}"))?;
+        uid = Some(nobody);
     }
     let data = dir.join("data");
     let data_s = data.display().to_string();
@@ -234,10 +329,29 @@ fn start_postgres_cluster(name: &str) -> Result<(String, String), String> {
         "initdb",
         &["-D", &data_s, "-U", "kuuid", "-A", "trust", "--no-sync"],
     )?;
-    let options = format!(
-        "-c listen_addresses='' -p 5432 -k {} -c fsync=off -c synchronous_commit=off",
+    let mut options = format!(
+        "-k {} -c fsync=off -c synchronous_commit=off",
         dir.display()
     );
+    let tls_port = if tls {
+        tls_files(&dir, &data, uid).map(|()| {
+            let port = free_port()?;
+            let file = |f: &str| dir.join(f).display().to_string();
+            options.push_str(&format!(
+                " -c listen_addresses=127.0.0.1 -p {port} -c ssl=on -c ssl_cert_file={} -c ssl_key_file={} -c ssl_ca_file={}",
+                file("server.crt"),
+                file("server.key"),
+                file("ca.crt")
+            ));
+            Ok(port)
+        })
+        .and_then(|p| p)
+    } else {
+        Err("not asked for".to_owned())
+    };
+    if tls_port.is_err() {
+        options.push_str(" -c listen_addresses='' -p 5432");
+    }
     let log = dir.join("log").display().to_string();
     run(
         "pg_ctl",
@@ -260,11 +374,144 @@ fn start_postgres_cluster(name: &str) -> Result<(String, String), String> {
         quote(&data),
         quote(&dir.join("log"))
     );
+    let port = tls_port.as_ref().map_or(5432, |p| *p);
     let url = format!(
-        "host={} port=5432 user=kuuid dbname=postgres",
+        "host={} port={port} user=kuuid dbname=postgres",
         dir.display()
     );
-    Ok((url, restart))
+    let tls = tls_port.and_then(|port| {
+        run(
+            "psql",
+            &[
+                &url,
+                "-qAt",
+                "-c",
+                "CREATE ROLE kuuid_cert LOGIN SUPERUSER",
+                "-c",
+                "CREATE ROLE kuuid_pw LOGIN SUPERUSER PASSWORD 'kuuid-pw-test'",
+            ],
+        )?;
+        let file = |f: &str| dir.join(f).display().to_string();
+        Ok(vec![
+            (
+                "KUUID_PG_TLS",
+                format!("host=localhost port={port} user=kuuid dbname=postgres"),
+            ),
+            ("KUUID_PG_TLS_ROOT", file("ca.crt")),
+            ("KUUID_PG_TLS_OTHER_ROOT", file("other-ca.crt")),
+            ("KUUID_PG_TLS_CLIENT_CERT", file("client.crt")),
+            ("KUUID_PG_TLS_CLIENT_KEY", file("client.key")),
+            (
+                "KUUID_PG_PASSWORD_ROLE",
+                "kuuid_pw:kuuid-pw-test".to_owned(),
+            ),
+        ])
+    });
+    Ok((url, restart, tls))
+}
+
+/// A loopback port free a moment ago.
+fn free_port() -> Result<u16, String> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("a free port: {e}"))
+}
+
+/// What `.ci/run`'s `pg_certs` and `pg_hba_auth` make: two throwaway CAs,
+/// a certificate for `localhost` signed by the first, a client certificate
+/// for `kuuid_cert`, and the `pg_hba.conf` lines that admit `kuuid_cert`
+/// only with it and `kuuid_pw` only with its password. The server's files
+/// go to `owner` (the user it runs as).
+fn tls_files(dir: &Path, data: &Path, owner: Option<u32>) -> Result<(), String> {
+    let openssl = |args: &[&str]| -> Result<(), String> {
+        let out = crate::child::run(Command::new("openssl").args(args).current_dir(dir))
+            .map_err(|e| format!("openssl (for TLS): {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "openssl failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
+        }
+    };
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))
+    };
+    for ca in ["ca", "other-ca"] {
+        let (subject, key, crt) = (
+            format!("/CN=kuuid test {ca}"),
+            format!("{ca}.key"),
+            format!("{ca}.crt"),
+        );
+        openssl(&[
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", &subject,
+            "-keyout", &key, "-out", &crt,
+        ])?;
+    }
+    let signed = |who: &str, subject: &str, ext: &str| -> Result<(), String> {
+        let (key, csr, crt, ext_file) = (
+            format!("{who}.key"),
+            format!("{who}.csr"),
+            format!("{who}.crt"),
+            format!("{who}.ext"),
+        );
+        openssl(&[
+            "req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", &key, "-out", &csr,
+        ])?;
+        write(&ext_file, ext)?;
+        openssl(&[
+            "x509",
+            "-req",
+            "-in",
+            &csr,
+            "-CA",
+            "ca.crt",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            &ext_file,
+            "-out",
+            &crt,
+        ])
+    };
+    signed(
+        "server",
+        "/CN=localhost",
+        "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n",
+    )?;
+    signed(
+        "client",
+        "/CN=kuuid_cert",
+        "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n",
+    )?;
+    for key in ["ca.key", "other-ca.key", "server.key", "client.key"] {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(dir.join(key), std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| format!("{key}: {e}"))?;
+    }
+    for file in ["server.crt", "server.key", "ca.crt"] {
+        std::os::unix::fs::chown(dir.join(file), owner, None)
+            .map_err(|e| format!("chown {file}: {e}"))?;
+    }
+    let hba = data.join("pg_hba.conf");
+    let old = std::fs::read_to_string(&hba).map_err(|e| format!("pg_hba.conf: {e}"))?;
+    let lines = [
+        "hostssl all kuuid_cert 127.0.0.1/32 trust clientcert=verify-full",
+        "hostssl all kuuid_cert ::1/128 trust clientcert=verify-full",
+        "host all kuuid_cert 0.0.0.0/0 reject",
+        "host all kuuid_cert ::/0 reject",
+        "local all kuuid_cert reject",
+        "host all kuuid_pw 127.0.0.1/32 scram-sha-256",
+        "host all kuuid_pw ::1/128 scram-sha-256",
+        "local all kuuid_pw scram-sha-256",
+    ];
+    std::fs::write(&hba, format!("{}\n{old}", lines.join("\n")))
+        .map_err(|e| format!("pg_hba.conf: {e}"))
 }
 
 fn is_root() -> bool {

@@ -2,7 +2,8 @@
 //! (`postgres*`: the PostgreSQL at `KUUID_PG_URL`; `couchdb*`: CouchDB's
 //! HTTP API at `KUUID_COUCH_URL`; `node*`: node and the npm packages in
 //! `KUUID_NPM_DIR`). `.ci/run` provides them; without them each test
-//! starts the server where its binary is installed, or says why it skips.
+//! starts the server where its binary is installed (or installs the npm
+//! packages with npm), or says why it skips.
 
 mod couchdb;
 mod couchdb_order;

@@ -1,8 +1,9 @@
 //! Against npm kuuid itself, run by node: for a spread of timestamps, every
 //! npm function's id must have the prefix and length ours has, and random
 //! groups our strict parser accepts. `.ci/run` installs the package and sets
-//! `KUUID_NPM_DIR` to the folder holding its `node_modules`; without node or
-//! the package the test says why and passes.
+//! `KUUID_NPM_DIR` to the folder holding its `node_modules`; without it the
+//! test installs it with npm into `target/tmp` (`tests/support/server.rs`),
+//! and without node or npm it says why and passes.
 
 use std::io::Write;
 

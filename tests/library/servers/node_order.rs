@@ -3,8 +3,8 @@
 //! random neighbours, n-key inserts), random pairs of keys over every head,
 //! and long runs that carry across heads; every key npm returns must be the
 //! key we return for the same bounds. `.ci/run` installs the package next
-//! to npm kuuid (`KUUID_NPM_DIR`); without node or the package the test
-//! says why and passes.
+//! to npm kuuid (`KUUID_NPM_DIR`); without it the test installs both with
+//! npm into `target/tmp`, and without node or npm it says why and passes.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

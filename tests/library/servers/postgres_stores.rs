@@ -296,3 +296,24 @@ fn timed_out_postgres_leases_leave_nothing_running() {
 fn timed_out_postgres_leases_are_cancelled_without_a_server_timeout() {
     timed_out_leases_leave_nothing_running(false);
 }
+
+/// The store's own connection commits with `synchronous_commit = on`,
+/// whatever the server's default (the durability claim): the servers
+/// `.ci/run` and the tests start default to `off`. (A unit test before,
+/// which passed with no server at all: issue 54.)
+#[cfg(feature = "__test-hooks")]
+#[test]
+fn connections_commit_with_synchronous_commit_on() {
+    let Some(url) = crate::server::address("KUUID_PG_URL") else {
+        return;
+    };
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let default: String = admin
+        .query_one("SHOW synchronous_commit", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(default, "off", "the test server must default to off");
+    let store = kuuid::sequence::PostgresCounters::connect(&url).unwrap();
+    let setting = kuuid::__test_hooks::postgres_setting(&store, "synchronous_commit").unwrap();
+    assert_eq!(setting, "on");
+}
