@@ -1,4 +1,4 @@
-//! `kuuid inspect` (cli/src/inspect.rs) fed what is not a stream of lines.
+//! `kuuid inspect` (cli/src/inspect/) fed what is not a stream of lines.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -143,13 +143,14 @@ fn inspect_and_time_messages_say_what_to_do() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 20);
 
-    // A UUID of another version.
-    let o = kuuid(&["inspect", "017f22e2-79b0-1cc3-98c4-dc0c0c07398f"]);
-    assert!(
-        stderr(&o).contains("UUID version is 1, expected 4 or 7"),
-        "{}",
-        stderr(&o)
-    );
+    // A UUID of another version, read as a format that names one.
+    let o = kuuid(&[
+        "inspect",
+        "--format",
+        "uuid-v4",
+        "017f22e2-79b0-1cc3-98c4-dc0c0c07398f",
+    ]);
+    assert!(stderr(&o).contains("version"), "{}", stderr(&o));
     // One byte is "1 byte".
     let o = kuuid(&["inspect", "a"]);
     assert!(stderr(&o).contains("length is 1 byte,"), "{}", stderr(&o));
@@ -324,4 +325,55 @@ fn inspect_numbers_lines_and_skips_overlong_ones() {
         err.contains("invalid id \"bad\"") && !err.contains("line"),
         "{err}"
     );
+}
+
+/// Every UUID is read (issue 54: v1, v6, v8, nil and max were refused with
+/// "UUID version is 1, expected 4 or 7"). RFC 9562's Appendix A examples:
+/// its v1 (A.1), v6 (A.5) and v7 (A.6) are the same instant, which the RFC
+/// gives as 2022-02-22 14:22:22 at GMT-05:00; its v8 (B.1) carries no
+/// time the RFC defines.
+#[test]
+fn every_uuid_shows_its_kind_version_variant_and_time() {
+    let field = |json: &serde_json::Value, k: &str| json[k].clone();
+    let read = |text: &str| -> serde_json::Value {
+        let o = kuuid(&["inspect", "--json", text]);
+        assert!(o.status.success(), "{text}: {}", stderr(&o));
+        serde_json::from_str(stdout(&o).trim()).unwrap()
+    };
+    let v1 = read("C232AB00-9414-11EC-B3C8-9F6BDECED846");
+    let v6 = read("1EC9414C-232A-6B00-B3C8-9F6BDECED846");
+    let v7 = read("017F22E2-79B0-7CC3-98C4-DC0C0C07398F");
+    // 14:22:22 at GMT-05:00, in milliseconds since 1970.
+    let rfc_ms = "2022-02-22T14:22:22-05:00"
+        .parse::<kuuid::Timestamp>()
+        .unwrap()
+        .as_millis();
+    for (name, u) in [("v1", &v1), ("v6", &v6), ("v7", &v7)] {
+        assert_eq!(field(u, "timestamp_ms"), rfc_ms, "{name}: {u}");
+    }
+    for (name, u) in [("v1", &v1), ("v6", &v6)] {
+        assert_eq!(field(u, "format"), "uuid", "{name}");
+        assert_eq!(field(u, "kind"), name);
+        assert_eq!(field(u, "variant"), "rfc9562");
+        // Whole seconds at 100 ns: the ticks are exact.
+        assert_eq!(field(u, "unix_100ns"), rfc_ms * 10_000);
+        // A.1 and A.5 share the clock sequence and node.
+        assert_eq!(field(u, "clock_seq"), field(&v1, "clock_seq"));
+        assert_eq!(field(u, "node"), field(&v1, "node"));
+    }
+    for (text, kind, version) in [
+        ("2489E9AD-2EE2-8E00-8EC9-32D5F69181C0", "v8", 8),
+        ("00000000-0000-0000-0000-000000000000", "nil", 0),
+        ("ffffffff-ffff-ffff-ffff-ffffffffffff", "max", 15),
+        ("5df41881-3aed-3515-88a7-2f4a814cf09e", "v3", 3),
+    ] {
+        let u = read(text);
+        assert_eq!(field(&u, "kind"), kind, "{text}");
+        assert_eq!(field(&u, "version"), version, "{text}");
+        assert!(u.get("timestamp_ms").is_none(), "{text}: {u}");
+    }
+    // Versions 4 and 7 keep their own formats.
+    assert_eq!(field(&v7, "format"), "v7");
+    let v4 = read("919108f7-52d1-4320-9bac-f847db4148a8");
+    assert_eq!(field(&v4, "format"), "uuid-v4");
 }
