@@ -25,7 +25,8 @@ pub struct BetweenArgs {
     /// Random bits of jitter per key (0 to 64), so replicas inserting at
     /// the same place while apart do not mint the same key (two collide
     /// with probability 2^-BITS).
-    #[arg(long, value_name = "BITS", default_value_t = 0)]
+    #[arg(long, value_name = "BITS", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=64))]
     jitter: u32,
     /// One JSON array of the keys instead of one key per line.
     #[arg(long)]

@@ -1,12 +1,14 @@
-//! `-n`/`--count`: how many, read as a user writes it (`1000000`, `1e6`,
-//! `10^6`), and a negative or fractional count refused with what `-n` takes.
+//! Counts (`-n`/`--count`, and every other flag that counts: `bench -n`,
+//! `seq --block`, `--shards`, `--shard-size`): how many, read as a user
+//! writes it (`1000000`, `1e6`, `10^6`), and a negative or fractional
+//! count refused with what a count is.
 
-/// What the error says `-n` takes.
+/// What the error says a count is.
 const TAKES: &str = "a whole number, 0 or more: 1000000, 1e6 or 10^6";
 
 /// Parses a count up to `u64::MAX`.
 pub fn parse(text: &str) -> Result<u64, String> {
-    let refuse = || format!("{text:?} is not a count: -n takes {TAKES}");
+    let refuse = || format!("{text:?} is not a count: a count is {TAKES}");
     if let Ok(n) = text.parse::<u64>() {
         return Ok(n);
     }
@@ -22,13 +24,27 @@ pub fn parse(text: &str) -> Result<u64, String> {
     let e: u32 = exp.parse().map_err(|_| refuse())?;
     base.checked_pow(e)
         .and_then(|p| m.checked_mul(p))
-        .ok_or_else(|| format!("{text:?} is past the largest count, {}", u64::MAX))
+        .ok_or_else(|| past(text, u64::MAX))
+}
+
+/// The one message for a count too large, whichever limit it passed.
+fn past(text: &str, max: u64) -> String {
+    format!("{text:?} is past the largest count here, {max}")
 }
 
 /// [`parse`] for a count held in a `usize`.
 pub fn parse_usize(text: &str) -> Result<usize, String> {
     let n = parse(text)?;
-    usize::try_from(n).map_err(|_| format!("{text:?} is past the largest count, {}", usize::MAX))
+    usize::try_from(n).map_err(|_| past(text, usize::MAX as u64))
+}
+
+/// [`parse`], for a flag whose counts run `lo..=hi`.
+pub fn within(lo: u64, hi: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync {
+    move |text| match parse(text)? {
+        n if n > hi => Err(past(text, hi)),
+        n if n < lo => Err(format!("{text:?} is below the smallest count here, {lo}")),
+        n => Ok(n),
+    }
 }
 
 #[cfg(test)]
@@ -46,6 +62,21 @@ mod tests {
             let e = parse(bad).unwrap_err();
             assert!(e.contains(&format!("{bad:?}")), "{e}");
         }
-        assert!(parse("-1").unwrap_err().contains("-n takes a whole number"));
+        assert!(
+            parse("-1")
+                .unwrap_err()
+                .contains("a count is a whole number")
+        );
+        assert_eq!(within(1, 1000)("1e3"), Ok(1000));
+        assert!(
+            within(1, 1000)("1e4")
+                .unwrap_err()
+                .contains("past the largest count here, 1000")
+        );
+        assert!(
+            within(1, 1000)("0")
+                .unwrap_err()
+                .contains("below the smallest count here, 1")
+        );
     }
 }

@@ -199,6 +199,13 @@ fn check_flags(a: &MintArgs) -> Result<(), Failure> {
     if a.suffix.is_some() && f != IdFormat::CouchUtcId {
         return Err(misplaced("--suffix", "couch-utc-id"));
     }
+    // A line break (or another control character) would split an id over
+    // two lines of the output.
+    if let Some(at) = a.suffix.as_deref().and_then(|s| s.find(char::is_control)) {
+        return Err(Failure::Usage(format!(
+            "--suffix holds a control character at byte {at}: an id must stay on one line"
+        )));
+    }
     Ok(())
 }
 

@@ -33,10 +33,9 @@ pub struct SeqArgs {
     /// Values leased from the database at a time, through a prefetching
     /// sequence (the unprinted rest of the last block is a gap). Default:
     /// leases of exactly what is printed, at most 1048576 (2^20) and
-    /// --shard-range at a time, so the next run goes on where this one
+    /// --shard-size at a time, so the next run goes on where this one
     /// stopped and an interrupted run burns at most 2^20.
-    #[arg(long, value_name = "B",
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "B", value_parser = crate::count::within(1, u64::MAX))]
     block: Option<u64>,
     /// Seconds (fractions too: 0.5) a lease waits while another process
     /// writes the SQLite file (default 30); then the run fails with
@@ -53,13 +52,16 @@ pub struct SeqArgs {
     /// the numbers).
     #[arg(long)]
     base62: bool,
-    /// Spread the counter over S rows, each owning --shard-range values
+    /// Spread the counter over S rows, each owning --shard-size values
     /// (values are then unique but not ordered).
-    #[arg(long, value_name = "S", requires = "shard_range")]
+    #[arg(long, value_name = "S", requires = "shard_size",
+          value_parser = crate::count::within(1, u64::MAX))]
     shards: Option<u64>,
-    /// Values each shard row owns.
-    #[arg(long, value_name = "R", requires = "shards")]
-    shard_range: Option<u64>,
+    /// How many values each shard row owns (a count, not a range: shard
+    /// k owns the values k*SIZE+1 ..= (k+1)*SIZE).
+    #[arg(long, value_name = "SIZE", requires = "shards",
+          value_parser = crate::count::within(1, u64::MAX))]
+    shard_size: Option<u64>,
 }
 
 pub fn run(a: &SeqArgs) -> Result<(), Failure> {
@@ -68,11 +70,11 @@ pub fn run(a: &SeqArgs) -> Result<(), Failure> {
             "--name is empty: name the counter".to_owned(),
         ));
     }
-    if let (Some(block), Some(range)) = (a.block, a.shard_range)
+    if let (Some(block), Some(range)) = (a.block, a.shard_size)
         && block > range
     {
         return Err(Failure::Usage(format!(
-            "--block {block} is larger than --shard-range {range}: a lease must fit in one shard's range"
+            "--block {block} is larger than --shard-size {range}: a lease must fit in one shard's range"
         )));
     }
     if let Some(path) = a.db.strip_prefix("sqlite:") {
@@ -161,7 +163,7 @@ fn sqlite_path(path: &str) -> Result<&str, Failure> {
 }
 
 fn print<C: kuuid::sequence::CounterStore>(a: &SeqArgs, store: C) -> Result<(), Failure> {
-    match (a.shards, a.shard_range) {
+    match (a.shards, a.shard_size) {
         (Some(shards), Some(range)) => {
             let sharded = ShardedCounter::new(store, &*a.name, shards, range).map_err(failure)?;
             emit(a, sharded)
@@ -203,7 +205,7 @@ fn emit(a: &SeqArgs, source: impl BlockSource) -> Result<(), Failure> {
         None => leased_exactly(
             a.count,
             &source,
-            DEFAULT_BLOCK_CAP.min(a.shard_range.unwrap_or(u64::MAX)),
+            DEFAULT_BLOCK_CAP.min(a.shard_size.unwrap_or(u64::MAX)),
             &mut write,
         ),
     };

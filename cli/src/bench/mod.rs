@@ -35,7 +35,7 @@ pub struct BenchArgs {
     /// id, and 32 more per id for each thread of the thread rows, up to
     /// 1 GiB in all) fit in memory.
     #[arg(short = 'n', long = "count", value_name = "N",
-          value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
+          value_parser = crate::count::within(1, MAX_COUNT))]
     count: Option<u64>,
     /// Timed rounds per figure (the median is shown).
     #[arg(long, value_name = "R",

@@ -102,7 +102,15 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
             Err(e) => {
                 bad += 1;
                 let at = at.map(|n| format!("line {n}: ")).unwrap_or_default();
-                crate::say(&format!("kuuid: {at}invalid id {}: {e}", shown(text)));
+                // A stream's overlong line is cut where it was caught: its
+                // length is unknown (it said 65536 bytes of 100,000).
+                let what = if at.is_empty() || text.len() <= MAX_LINE {
+                    shown(text)
+                } else {
+                    let head = String::from_utf8_lossy(&text[..64]);
+                    format!("{head:?}... (over {MAX_LINE} bytes)")
+                };
+                crate::say(&format!("kuuid: {at}invalid id {what}: {e}"));
                 Ok(())
             }
         }

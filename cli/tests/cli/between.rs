@@ -121,7 +121,7 @@ fn bad_bounds_are_one_line_and_exit_2() {
             "B \"b1\" is not an order key: head 'b'",
         ),
         (&["between", "a10"], "ends in '0'"),
-        (&["between", "--jitter", "65"], "0 to 64 random bits"),
+        (&["between", "--jitter", "65"], "65 is not in 0..=64"),
     ] {
         let o = kuuid(args);
         let err = stderr(&o);

@@ -21,7 +21,64 @@ fn every_n_reads_exponents_and_says_what_it_takes() {
         let o = kuuid(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = stderr(&o);
-        assert!(err.contains("-n takes a whole number"), "{args:?}: {err}");
+        assert!(err.contains("a count is a whole number"), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
+    // Every flag that counts reads 1e3 (they gave Rust's raw "invalid
+    // digit found in string"), and says its limit alike.
+    for args in [
+        &["bench", "-n", "1e30"][..],
+        &[
+            "seq",
+            "--db",
+            "sqlite:unused.db",
+            "--name",
+            "x",
+            "--block",
+            "1e30",
+        ],
+        &[
+            "seq",
+            "--db",
+            "sqlite:unused.db",
+            "--name",
+            "x",
+            "--shards",
+            "1e30",
+            "--shard-size",
+            "1",
+        ],
+        &[
+            "seq",
+            "--db",
+            "sqlite:unused.db",
+            "--name",
+            "x",
+            "--shards",
+            "1",
+            "--shard-size",
+            "1e30",
+        ],
+        &["-n", "1e30"],
+        &["between", "", "", "-n", "1e30"],
+    ] {
+        let o = kuuid(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("\"1e30\" is past the largest count here, "),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("invalid digit"), "{args:?}: {err}");
+    }
+    let o = kuuid(&["bench", "-n", "1e9"]);
+    assert!(
+        stderr(&o).contains("past the largest count here, 4194304"),
+        "{}",
+        stderr(&o)
+    );
+    // --jitter says its own range.
+    let o = kuuid(&["between", "a0", "a1", "--jitter=-1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("0..=64"), "{}", stderr(&o));
 }

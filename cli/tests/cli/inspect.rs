@@ -312,6 +312,9 @@ fn inspect_numbers_lines_and_skips_overlong_ones() {
     assert!(err.contains("line 3: invalid id \"nope\""), "{err}");
     assert!(err.contains("line 4: invalid id"), "{err}");
     assert!(err.contains("longer than 4096 bytes, skipped"), "{err}");
+    // Its length is not known when it is skipped: not claimed.
+    assert!(err.contains("... (over 4096 bytes)"), "{err}");
+    assert!(!err.contains("65536 bytes"), "{err}");
     assert_eq!(err.lines().count(), 2, "{err}");
     // `-` among arguments: the arguments before, stdin, the ones after.
     let o = kuuid_stdin(

@@ -305,6 +305,17 @@ fn misplaced_format_flags_are_refused() {
     assert!(stdout(&o).is_empty());
     let o = kuuid(&["--format", "snowflake"]);
     assert_eq!(o.status.code(), Some(2));
+    // A suffix with a line break would split each id over two lines.
+    for suffix in ["a\nb", "\r", "x\ty"] {
+        let o = kuuid(&["--format", "couch-utc-id", "--suffix", suffix, "-n", "2"]);
+        assert_eq!(o.status.code(), Some(2), "{suffix:?}");
+        assert!(
+            stderr(&o).contains("--suffix holds a control character"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty());
+    }
 }
 
 /// `--format v7/v7s --at T -n N` prints ids at T in strictly increasing

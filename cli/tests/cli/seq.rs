@@ -171,7 +171,7 @@ fn renderings_read_back_and_sort_as_the_numbers() {
         "10",
         "--shards",
         "4",
-        "--shard-range",
+        "--shard-size",
         "1000000",
     ]);
     assert!(numbers(&o).iter().all(|v| *v < 4_000_000));
@@ -198,13 +198,13 @@ fn overflows_and_bad_arguments_are_one_line() {
     for (args, what) in [
         (vec!["--block", "0"], "--block"),
         (
-            vec!["--shards", "2", "--shard-range", "10", "--block", "20"],
-            "--block 20 is larger than --shard-range 10",
+            vec!["--shards", "2", "--shard-size", "10", "--block", "20"],
+            "--block 20 is larger than --shard-size 10",
         ),
         (vec!["--busy-timeout", "x"], "--busy-timeout"),
         (vec!["--digits", "21"], "--digits"),
         (vec!["--digits", "3", "--base62"], "--base62"),
-        (vec!["--shards", "4"], "--shard-range"),
+        (vec!["--shards", "4"], "--shard-size"),
     ] {
         let mut all = vec!["seq", "--db", &url, "--name", "x"];
         all.extend(args);
@@ -244,7 +244,7 @@ fn layouts_are_not_mixed(url: &str, name: &str) {
     let plain = run(&[]);
     assert!(plain.status.success(), "{}", stderr(&plain));
     assert_eq!(numbers(&plain), [1, 2, 3]);
-    let sharded = run(&["--shards", "1", "--shard-range", "1000000"]);
+    let sharded = run(&["--shards", "1", "--shard-size", "1000000"]);
     assert_eq!(sharded.status.code(), Some(2), "{}", stderr(&sharded));
     assert!(stdout(&sharded).is_empty());
     let err = stderr(&sharded);
@@ -263,7 +263,7 @@ fn layouts_are_not_mixed(url: &str, name: &str) {
         "1500",
         "--shards",
         "2",
-        "--shard-range",
+        "--shard-size",
         "1000",
         "--block",
         "10",
@@ -279,7 +279,7 @@ fn layouts_are_not_mixed(url: &str, name: &str) {
         "10",
         "--shards",
         "2",
-        "--shard-range",
+        "--shard-size",
         "5000",
         "--block",
         "10",
@@ -354,7 +354,7 @@ fn a_used_up_counter_prints_what_it_leased_then_the_error() {
         "20",
         "--shards",
         "2",
-        "--shard-range",
+        "--shard-size",
         "100",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
