@@ -23,7 +23,9 @@ use kuuid::{Layout, Timestamp};
 /// Time-sortable unique document ids (kuuid), byte-compatible with npm kuuid.
 ///
 /// Without a subcommand, mints ids: one per line. TIME is RFC 3339
-/// (2018-01-01T00:00:00Z) or integer milliseconds since 1970.
+/// (2018-01-01T00:00:00Z), a date alone (2018-01-01: midnight UTC, as
+/// JavaScript's Date reads it), Ns or @N (seconds since 1970), Nms, or a
+/// bare N of milliseconds from 1973 on.
 #[derive(Parser)]
 #[command(name = "kuuid", version, args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -267,6 +269,26 @@ fn parse_time(s: &str) -> Result<Timestamp, String> {
     }
     if let Some(n) = s.strip_suffix('s') {
         return secs(n);
+    }
+    // A date alone is midnight UTC, as JavaScript's `new Date(t)` (npm
+    // kuuid's) reads it.
+    let b = s.as_bytes();
+    if b.len() == 10 && b[4] == b'-' && b[7] == b'-' {
+        return format!("{s}T00:00:00Z")
+            .parse()
+            .map_err(|_| format!("{s:?} is not a date (YYYY-MM-DD, years 1970 to 9999)"));
+    }
+    // A date and time with no offset: JavaScript reads it as local time,
+    // which a command should not guess.
+    if b.len() >= 16
+        && matches!(b[10], b'T' | b't' | b' ')
+        && !s[10..].contains(['Z', 'z', '+'])
+        && !s[11..].contains('-')
+    {
+        return Err(format!(
+            "{s:?} has no time zone: add Z for UTC or an offset such as +01:00 \
+             (npm kuuid would read it as this machine's local time)"
+        ));
     }
     if let Ok(ms) = s.parse::<u64>() {
         if ms < BARE_MILLIS_FROM {

@@ -117,8 +117,11 @@ pub struct MintArgs {
     /// kuuid: short ids, 2 random groups (20 characters).
     #[arg(long)]
     short: bool,
-    /// Mint at TIME instead of now: RFC 3339, Ns (seconds), @N (seconds),
-    /// Nms, or a bare N of milliseconds from 1973 on.
+    /// Mint at TIME instead of now: RFC 3339, a date alone (midnight UTC),
+    /// Ns (seconds), @N (seconds), Nms, or a bare N of milliseconds from
+    /// 1973 on. v7/v7s: a run past the counter (4,194,304 ids a
+    /// millisecond, fewer from its random start) goes on in the next
+    /// milliseconds: -n 1e7 ends 2 ms past TIME.
     #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
     at: Option<Timestamp>,
     /// kuuid: use the fast xoshiro256++ engine: ids stay unique but become

@@ -34,7 +34,8 @@ pub struct SeqArgs {
     /// sequence (the unprinted rest of the last block is a gap). Default:
     /// leases of exactly what is printed, at most 1048576 (2^20) and
     /// --shard-size at a time, so the next run goes on where this one
-    /// stopped and an interrupted run burns at most 2^20.
+    /// stopped (after the whole block: `seq -n 1e6 | head -1` spends 10^6)
+    /// and an interrupted run burns at most 2^20.
     #[arg(long, value_name = "B", value_parser = crate::count::within(1, u64::MAX))]
     block: Option<u64>,
     /// Seconds (fractions too: 0.5) a lease waits while another process

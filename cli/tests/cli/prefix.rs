@@ -56,3 +56,33 @@ fn prefix_and_range() {
     assert_eq!(json["startkey"], want.startkey());
     assert_eq!(json["endkey"], want.endkey());
 }
+
+/// TIME as npm kuuid's `new Date(t)` reads text (issue 54): a date alone
+/// is midnight UTC, the same as its RFC 3339 spelling; a date and time
+/// with no offset (local time to JavaScript) is refused, saying so.
+#[test]
+fn a_date_alone_is_midnight_utc_and_a_zoneless_time_is_refused() {
+    for (date, rfc) in [
+        ("2018-01-01", "2018-01-01T00:00:00Z"),
+        ("1999-12-31", "1999-12-31T00:00:00Z"),
+    ] {
+        let alone = kuuid(&["prefix", "--ms", "--at", date]);
+        assert!(alone.status.success(), "{}", crate::common::stderr(&alone));
+        assert_eq!(
+            stdout(&alone),
+            stdout(&kuuid(&["prefix", "--ms", "--at", rfc]))
+        );
+    }
+    for zoneless in [
+        "2018-01-01T00:00:00",
+        "2018-01-01 10:00:00",
+        "2018-01-01T10:00",
+    ] {
+        let o = kuuid(&["prefix", "--at", zoneless]);
+        assert_eq!(o.status.code(), Some(2), "{zoneless}");
+        let err = crate::common::stderr(&o);
+        assert!(err.contains("has no time zone"), "{zoneless}: {err}");
+    }
+    let o = kuuid(&["prefix", "--at", "2018-13-01"]);
+    assert!(crate::common::stderr(&o).contains("\"2018-13-01\" is not a date"));
+}
