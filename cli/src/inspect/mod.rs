@@ -145,17 +145,24 @@ fn is_hex32(text: &[u8]) -> bool {
     text.len() == 32 && text.iter().all(u8::is_ascii_hexdigit)
 }
 
-/// Why `text` is not a kuuid, and, when it starts as this CLI's own
-/// `--format couch-utc-id` does (14 hex digits of microseconds), which flag
-/// reads it: a kuuid of the same length may be valid hex too, so the shape
-/// alone cannot choose.
+/// Why `text` is not a kuuid, and what it may be instead: a UUID a few
+/// characters off (dashes), an ObjectId a few hex digits off, or this
+/// CLI's own `--format couch-utc-id` (14 hex digits of microseconds, then
+/// any suffix), which a kuuid of the same length may look like too, so the
+/// shape alone cannot choose.
 fn kuuid_err(text: &[u8], e: &kuuid::ParseError) -> String {
-    let utc_id = text.len() >= 14 && text[..14].iter().all(u8::is_ascii_hexdigit);
-    if utc_id {
-        format!("{e} (a CouchDB utc_id? use --format couch-utc-id)")
+    let hex = |t: &[u8]| t.iter().all(u8::is_ascii_hexdigit);
+    let dashes = text.iter().filter(|&&b| b == b'-').count();
+    let hint = if dashes >= 3 && text.len().abs_diff(36) <= 4 {
+        " (a UUID? it has 36 characters: 8-4-4-4-12 hex digits)"
+    } else if (20..=28).contains(&text.len()) && hex(text) {
+        " (an ObjectId? it has 24 hex digits; a CouchDB utc_id? use --format couch-utc-id)"
+    } else if text.len() >= 14 && hex(&text[..14]) {
+        " (a CouchDB utc_id? use --format couch-utc-id)"
     } else {
-        e.to_string()
-    }
+        ""
+    };
+    format!("{e}{hint}")
 }
 
 /// What an id holds, by format.

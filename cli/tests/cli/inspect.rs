@@ -129,6 +129,21 @@ fn inspect_and_time_messages_say_what_to_do() {
         stderr(&o)
     );
 
+    // A UUID or an ObjectId a character short is told as what it nearly
+    // is (both were told only the kuuid lengths; the ObjectId got the
+    // utc_id hint alone).
+    let o = kuuid(&["inspect", "017f22e2-79b0-7cc3-98c4-dc0c0c07398"]);
+    assert!(
+        stderr(&o).contains("(a UUID? it has 36 characters"),
+        "{}",
+        stderr(&o)
+    );
+    let o = kuuid(&["inspect", "507f1f77bcf86cd79943901"]);
+    assert!(
+        stderr(&o).contains("(an ObjectId? it has 24 hex digits"),
+        "{}",
+        stderr(&o)
+    );
     // This CLI's own couch-utc-id output: the error names the flag, and
     // the flag reads it. (A utc_id whose 9th hex digit is 0-3 is also a
     // valid 14-character kuuid; this one, minted here once, is not.)
