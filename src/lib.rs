@@ -322,27 +322,60 @@ pub mod __test_hooks {
     }
 }
 
+/// The guides' links, for these pages: each guide links to the others and
+/// to the README with reference labels it defines at its end for the
+/// repository (`[readme]: ../README.md`); these definitions come first on
+/// each page here, and the first definition of a label wins (CommonMark),
+/// so the same text links to the repository's files on GitHub and to these
+/// pages here. (The guides' own definitions go unused on these pages.)
+#[cfg(doc)]
+macro_rules! guide_links {
+    () => {
+        "[readme]: ../../index.html\n\
+         [concurrency-guide]: ../concurrency/index.html\n\
+         [order-guide]: ../order_keys/index.html\n\
+         [databases-guide]: ../databases/index.html\n"
+    };
+}
+
 /// The guides: the repository's `docs/` pages, shown here as they read on
-/// GitHub (their examples run as doctests). Links between guides point to
-/// the repository's files.
+/// GitHub (their examples run as doctests). Links between guides go to
+/// these pages, and the B-tree charts are drawn in place (each an SVG in a
+/// `data:` URI: docs.rs serves no file of the repository).
 #[cfg(doc)]
 pub mod guide {
+    #[doc = guide_links!()]
     #[doc = include_str!("../docs/formats.md")]
     pub mod formats {}
+    #[doc = guide_links!()]
+    #[doc = concat!(
+        "[btree-sqlite]: data:image/svg+xml;base64,",
+        include_str!("../docs/btree-sqlite.svg.b64"),
+        "\n[btree-postgres]: data:image/svg+xml;base64,",
+        include_str!("../docs/btree-postgres.svg.b64"),
+        "\n"
+    )]
     #[doc = include_str!("../docs/databases.md")]
     pub mod databases {}
+    #[doc = guide_links!()]
     #[doc = include_str!("../docs/counters.md")]
     pub mod counters {}
+    #[doc = guide_links!()]
     #[doc = include_str!("../docs/order.md")]
     pub mod order_keys {}
+    #[doc = guide_links!()]
     #[doc = include_str!("../docs/concurrency.md")]
     pub mod concurrency {}
+    #[doc = guide_links!()]
     #[doc = include_str!("../docs/performance.md")]
     pub mod performance {}
+    #[doc = guide_links!()]
     #[doc = include_str!("../docs/cli.md")]
     pub mod cli {}
+    #[doc = guide_links!()]
     #[doc = include_str!("../docs/npm.md")]
     pub mod npm {}
+    #[doc = guide_links!()]
     #[doc = include_str!("../docs/testing.md")]
     pub mod testing {}
 }

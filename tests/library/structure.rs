@@ -146,3 +146,40 @@ fn every_intrinsic_lives_under_the_engine() {
     }
     assert!(outside > 40, "{outside} files outside the engine");
 }
+
+/// The B-tree charts drawn in the rendered guides are the repository's
+/// SVGs: each `docs/*.svg.b64` (the `data:` URI `src/lib.rs` puts in the
+/// databases guide) is its SVG in base64. After redrawing a chart:
+/// `base64 -w0 docs/btree-sqlite.svg > docs/btree-sqlite.svg.b64`.
+#[test]
+fn the_rendered_charts_are_the_svgs() {
+    fn base64(bytes: &[u8]) -> String {
+        const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+            for i in 0..4 {
+                out.push(if i <= chunk.len() {
+                    char::from(ABC[(n >> (18 - 6 * i) & 63) as usize])
+                } else {
+                    '='
+                });
+            }
+        }
+        out
+    }
+    assert_eq!(base64(b"Ma"), "TWE=");
+    assert_eq!(base64(b"Man!"), "TWFuIQ==");
+    for chart in ["btree-sqlite", "btree-postgres"] {
+        let svg =
+            std::fs::read(format!("{}/docs/{chart}.svg", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let b64 = source(&format!("docs/{chart}.svg.b64"));
+        assert!(
+            b64 == base64(&svg),
+            "docs/{chart}.svg.b64 is not docs/{chart}.svg: base64 -w0 docs/{chart}.svg > docs/{chart}.svg.b64"
+        );
+    }
+}
