@@ -4,8 +4,8 @@
 //! A call is: the fork check (one relaxed load), the clock (one `time()` or
 //! `clock_gettime`, one relaxed load), the prefix memo (re-encoded only when
 //! the second or millisecond changes), and a 32-byte copy out of the
-//! generator's buffer of ids encoded ahead, 256 at a time, by the batch
-//! engine. Nothing on this path takes a lock or writes shared memory.
+//! generator's slice of ids encoded ahead by the batch engine (16 on the
+//! thread's first id, doubling to 32; `generator/ahead.rs`). Nothing on this path takes a lock or writes shared memory.
 //!
 //! User code can run while this thread's state is in use: the global
 //! allocator (the state's first use allocates), a panic hook, a custom
