@@ -44,28 +44,11 @@ pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
     let usage = |e| Failure::Usage(message(e, &a.a, &a.b));
     let mut out = KeyOut::new(a.json);
     let mut keys = KeyBuf::new();
-    let streams = a.jitter == 0 && a.count as u64 <= MAX_KEYS;
-    if streams && hi.is_none() {
-        // Each key is the one after the key before (npm steps them so):
-        // keys made in calls of `CHUNK`, each after the last one's final
-        // key, are the keys of one call.
-        let mut after = lo.map(str::to_owned);
-        let mut left = a.count;
-        // At least one call, so a bad lower bound is refused even for -n 0.
-        loop {
-            let n = left.min(CHUNK);
-            keys.clear();
-            n_keys_between_into(after.as_deref(), None, n, &mut keys).map_err(usage)?;
-            out.keys(&keys)?;
-            left -= n;
-            if left == 0 {
-                break;
-            }
-            after = keys.get(n - 1).map(|k| k.as_str().to_owned());
-        }
-    } else if streams && lo.is_some() {
-        // Between two keys: each batch is a part of the bisection, made
-        // on its own (its keys and the ~log2(n) above them).
+    if a.jitter == 0 && a.count as u64 <= MAX_KEYS {
+        // Batches of CHUNK, each a part of the whole made on its own (from
+        // an open end its first key's place is computed, between two keys
+        // the bisection descends only where the part is). At least one
+        // call, so a bad bound is refused even for -n 0.
         let mut from = 0;
         loop {
             let to = a.count.min(from + CHUNK);
@@ -77,12 +60,6 @@ pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
             }
             from = to;
         }
-    } else if let (true, Some(hi)) = (streams, hi) {
-        match below(hi, a.count, &mut keys, &mut out) {
-            Ok(()) => {}
-            Err(BelowError::Order(e)) => return Err(usage(e)),
-            Err(BelowError::Out(e)) => return Err(e.into()),
-        }
     } else {
         if a.jitter == 0 {
             n_keys_between_into(lo, hi, a.count, &mut keys)
@@ -93,46 +70,6 @@ pub fn run(a: &BetweenArgs) -> Result<(), Failure> {
         out.keys(&keys)?;
     }
     out.finish()
-}
-
-/// The `n` keys below `hi`, ascending, holding a batch and one key per
-/// batch at a time. npm counts them down from `hi` (each the key before
-/// the one above it) and reverses them: so the batches are first counted
-/// down, keeping only each one's lowest key (the bound of the next), then
-/// made again from the lowest up. Twice the work, and the first key waits
-/// for the count down (about 7 ns a key), but memory stays at a batch and
-/// `n / CHUNK` keys.
-fn below(hi: &str, n: usize, keys: &mut KeyBuf, out: &mut KeyOut) -> Result<(), BelowError> {
-    let mut bounds = vec![hi.to_owned()];
-    let mut left = n;
-    while left > CHUNK {
-        keys.clear();
-        n_keys_between_into(None, bounds.last().map(String::as_str), CHUNK, keys)?;
-        let lowest = keys.get(0).expect("CHUNK keys").as_str().to_owned();
-        bounds.push(lowest);
-        left -= CHUNK;
-    }
-    // At least one call, so a bad bound is refused even for -n 0.
-    let mut size = left;
-    while let Some(bound) = bounds.pop() {
-        keys.clear();
-        n_keys_between_into(None, Some(&bound), size, keys)?;
-        out.keys(keys).map_err(BelowError::Out)?;
-        size = CHUNK;
-    }
-    Ok(())
-}
-
-/// What [`below`] can meet: a bad bound, or a failed write.
-enum BelowError {
-    Order(OrderError),
-    Out(io::Error),
-}
-
-impl From<OrderError> for BelowError {
-    fn from(e: OrderError) -> Self {
-        BelowError::Order(e)
-    }
 }
 
 /// Keys to stdout, one a line or as one JSON array, in as many batches as

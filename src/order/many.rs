@@ -100,62 +100,8 @@ pub fn n_keys_between_into(
     Ok(())
 }
 
-/// Appends keys `part` (indices into the `n`, ascending) of the `n` keys
-/// between `a` and `b`: the same keys as that run of [`n_keys_between`]'s
-/// answer, so a caller can write any number of keys in batches of its
-/// choosing, holding one batch at a time. Indices at or past `n` are left
-/// out.
-///
-/// Between two keys each batch costs its own keys plus about `log2(n)`
-/// keys of the bisection above it. With an open end every key depends on
-/// the one before, so the keys before `part` are made too (and dropped):
-/// there, make batches with [`n_keys_between_into`] from the last key of
-/// the batch before instead (each is the key after the one before it).
-///
-/// ```
-/// use kuuid::order::{KeyBuf, n_keys_between, n_keys_between_part_into};
-///
-/// let all = n_keys_between(Some("a0"), Some("a1"), 1000)?;
-/// let mut buf = KeyBuf::new();
-/// n_keys_between_part_into(Some("a0"), Some("a1"), 1000, 500..503, &mut buf)?;
-/// let part: Vec<&str> = buf.iter().map(|k| k.as_str()).collect();
-/// assert_eq!(part, [all[500].as_str(), all[501].as_str(), all[502].as_str()]);
-/// # Ok::<(), kuuid::order::OrderError>(())
-/// ```
-pub fn n_keys_between_part_into(
-    a: Option<&str>,
-    b: Option<&str>,
-    n: usize,
-    part: Range<usize>,
-    buf: &mut KeyBuf,
-) -> Result<(), OrderError> {
-    let part = part.start.min(n)..part.end.min(n);
-    match (a, b) {
-        (Some(lo), Some(hi)) => {
-            let (lo, hi) = (lo.as_bytes(), hi.as_bytes());
-            check(Some(lo), Some(hi))?;
-            if n as u64 > MAX_KEYS {
-                return Err(OrderError::TooMany { found: n as u64 });
-            }
-            bisect_part(lo, hi, n, part, buf);
-        }
-        _ => {
-            // Above a lower bound the first keys of `n` are those of
-            // `part.end`; below an upper bound they are counted down from
-            // it, so all `n` are made.
-            let made = if b.is_some() { n } else { part.end };
-            let mut all = KeyBuf::new();
-            n_keys_between_into(a, b, made, &mut all)?;
-            for k in all.iter_bytes().skip(part.start).take(part.len()) {
-                buf.push_valid(k);
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Keys `part` of the `n` keys strictly between `a` and `b`.
-fn bisect_part(a: &[u8], b: &[u8], n: usize, part: Range<usize>, buf: &mut KeyBuf) {
+pub(super) fn bisect_part(a: &[u8], b: &[u8], n: usize, part: Range<usize>, buf: &mut KeyBuf) {
     let mut arena = Vec::with_capacity(2 * (a.len() + b.len()) + 64);
     arena.extend_from_slice(a);
     arena.extend_from_slice(b);
@@ -207,7 +153,7 @@ fn descending_to(b: &[u8], n: usize, buf: &mut KeyBuf) {
 /// their head are stepped in a local copy and stored with a fixed-size
 /// copy (no call per key); a head change, the largest integer or a key
 /// with a fraction goes through `between` from a copy in a scratch buffer.
-fn open_ended<const UP: bool>(buf: &mut KeyBuf, n: usize) {
+pub(super) fn open_ended<const UP: bool>(buf: &mut KeyBuf, n: usize) {
     let mut made = 0;
     let mut scratch = Vec::new();
     while made < n {

@@ -38,10 +38,12 @@
 
 mod between;
 mod jitter;
+mod jump;
 mod key;
 mod key_buf;
 mod many;
 mod out;
+mod parts;
 mod short_key;
 
 pub use crate::error::order::{OrderError, OrderKeyError};
@@ -52,6 +54,6 @@ pub use jitter::{
 pub use key::{OrderKey, OrderKeyRef};
 pub use key_buf::KeyBuf;
 pub use many::{
-    MAX_KEYS, key_between_into, n_keys_between, n_keys_between_into, n_keys_between_part_into,
-    rebalance, rebalance_into,
+    MAX_KEYS, key_between_into, n_keys_between, n_keys_between_into, rebalance, rebalance_into,
 };
+pub use parts::n_keys_between_part_into;
