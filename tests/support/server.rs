@@ -304,15 +304,7 @@ fn start_postgres_cluster(name: &str, tls: bool) -> Result<(String, String, TlsV
         } else {
             Command::new(bin.join(program))
         };
-        let out = crate::child::run(c.args(args)).map_err(|e| format!("{program}: {e}"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "{program} failed: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            ))
-        }
+        succeeds(program, c.args(args))
     };
     let mut uid = None;
     if root {
@@ -410,6 +402,20 @@ fn start_postgres_cluster(name: &str, tls: bool) -> Result<(String, String, TlsV
     Ok((url, restart, tls))
 }
 
+/// Runs `cmd` (`name` in messages); `Err` says why it could not run or
+/// what it printed on failing.
+fn succeeds(name: &str, cmd: &mut Command) -> Result<(), String> {
+    let out = crate::child::run(cmd).map_err(|e| format!("{name}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
 /// A loopback port free a moment ago.
 fn free_port() -> Result<u16, String> {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -424,17 +430,11 @@ fn free_port() -> Result<u16, String> {
 /// only with it and `kuuid_pw` only with its password. The server's files
 /// go to `owner` (the user it runs as).
 fn tls_files(dir: &Path, data: &Path, owner: Option<u32>) -> Result<(), String> {
-    let openssl = |args: &[&str]| -> Result<(), String> {
-        let out = crate::child::run(Command::new("openssl").args(args).current_dir(dir))
-            .map_err(|e| format!("openssl (for TLS): {e}"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "openssl failed: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            ))
-        }
+    let openssl = |args: &[&str]| {
+        succeeds(
+            "openssl (for TLS)",
+            Command::new("openssl").args(args).current_dir(dir),
+        )
     };
     let write = |name: &str, text: &str| {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))

@@ -26,43 +26,20 @@ fn every_n_reads_exponents_and_says_what_it_takes() {
     }
     // Every flag that counts reads 1e3 (they gave Rust's raw "invalid
     // digit found in string"), and says its limit alike.
+    let seq = |flags: &[&'static str]| {
+        let mut args = vec!["seq", "--db", "sqlite:unused.db", "--name", "x"];
+        args.extend_from_slice(flags);
+        args
+    };
     for args in [
-        &["bench", "-n", "1e30"][..],
-        &[
-            "seq",
-            "--db",
-            "sqlite:unused.db",
-            "--name",
-            "x",
-            "--block",
-            "1e30",
-        ],
-        &[
-            "seq",
-            "--db",
-            "sqlite:unused.db",
-            "--name",
-            "x",
-            "--shards",
-            "1e30",
-            "--shard-size",
-            "1",
-        ],
-        &[
-            "seq",
-            "--db",
-            "sqlite:unused.db",
-            "--name",
-            "x",
-            "--shards",
-            "1",
-            "--shard-size",
-            "1e30",
-        ],
-        &["-n", "1e30"],
-        &["between", "", "", "-n", "1e30"],
+        vec!["bench", "-n", "1e30"],
+        seq(&["--block", "1e30"]),
+        seq(&["--shards", "1e30", "--shard-size", "1"]),
+        seq(&["--shards", "1", "--shard-size", "1e30"]),
+        vec!["-n", "1e30"],
+        vec!["between", "", "", "-n", "1e30"],
     ] {
-        let o = kuuid(args);
+        let o = kuuid(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = stderr(&o);
         assert!(
