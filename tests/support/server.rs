@@ -52,12 +52,13 @@ const POSTGRES_VARS: [&str; 7] = [
 /// (`KUUID_PG_URL` and its TLS kin, `KUUID_COUCH_URL`), or `None` after
 /// saying why the test skips.
 pub fn address(var: &str) -> Option<String> {
+    // The TLS variables name the server KUUID_PG_URL names: without it,
+    // all of them come from the tests' own server, whatever else is set.
+    let own_postgres = POSTGRES_VARS.contains(&var) && std::env::var_os("KUUID_PG_URL").is_none();
     let found = match std::env::var(var) {
-        Ok(v) => Ok((v, format!("from {var}"))),
-        Err(_) => match var {
-            v if POSTGRES_VARS.contains(&v) && std::env::var_os("KUUID_PG_URL").is_none() => {
-                postgres_var(v)
-            }
+        Ok(v) if !own_postgres => Ok((v, format!("from {var}"))),
+        _ => match var {
+            v if own_postgres => postgres_var(v),
             "KUUID_COUCH_URL" => started(&COUCH, start_couch),
             "KUUID_NPM_DIR" => started(&NPM, install_npm),
             _ => Err(format!("{var} is not set; .ci/run sets it")),
