@@ -78,7 +78,6 @@ pub(super) fn jump<const UP: bool>(int: &[u8], m: u64) -> Option<Vec<u8>> {
     let mut digits = int[1..].to_vec();
     let mut rem = m;
     loop {
-        // Room left in this head: to its last integer (up) or first.
         // Room left in this head, if under `rem`: places to its last
         // integer (up: the digit-wise complement's value) or its first.
         let room = if UP {
