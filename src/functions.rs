@@ -14,10 +14,9 @@ use crate::local;
 use crate::rng;
 use crate::time::{IntoTimestamp, TimeError};
 
-/// Defines an npm-named id function (now), its `_at` twin (given time) and
-/// the twin's old name, deprecated.
+/// Defines an npm-named id function (now) and its `_at` twin (given time).
 macro_rules! id_fns {
-    ($($(#[$doc:meta])* $now:ident, $try:ident, $old:ident, $ty:ty, $layout:expr, $example:literal;)*) => {$(
+    ($($(#[$doc:meta])* $now:ident, $at:ident, $ty:ty, $layout:expr, $example:literal;)*) => {$(
         $(#[$doc])*
         ///
         /// Minted now on this thread's secure generator.
@@ -42,40 +41,34 @@ macro_rules! id_fns {
         /// bare integer would mean January 1970.
         ///
         /// ```
-        #[doc = concat!("let id = kuuid::", stringify!($try), "(\"2018-01-01T00:00:00Z\")?;")]
+        #[doc = concat!("let id = kuuid::", stringify!($at), "(\"2018-01-01T00:00:00Z\")?;")]
         #[doc = concat!("assert_eq!(&id.as_str()[..8], \"", $example, "\");")]
         /// // Integer milliseconds since 1970: a bare literal is a u64.
-        #[doc = concat!("assert_eq!(kuuid::", stringify!($try), "(1514764800000)?.prefix(), id.prefix());")]
-        #[doc = concat!("assert!(kuuid::", stringify!($try), "(\"1969-12-31T23:59:59Z\").is_err());")]
+        #[doc = concat!("assert_eq!(kuuid::", stringify!($at), "(1514764800000)?.prefix(), id.prefix());")]
+        #[doc = concat!("assert!(kuuid::", stringify!($at), "(\"1969-12-31T23:59:59Z\").is_err());")]
         /// # Ok::<(), kuuid::TimeError>(())
         /// ```
-        pub fn $try(t: impl IntoTimestamp) -> Result<$ty, TimeError> {
+        pub fn $at(t: impl IntoTimestamp) -> Result<$ty, TimeError> {
             let prefix = $layout.prefix(t)?;
             Ok(local::mint(&prefix))
-        }
-
-        #[doc = concat!("[`", stringify!($try), "`] under its old name.")]
-        #[deprecated(note = "renamed: `try_` now means only a fallible twin; at a given time is `_at`")]
-        pub fn $old(t: impl IntoTimestamp) -> Result<$ty, TimeError> {
-            $try(t)
         }
     )*};
 }
 
 id_fns! {
     /// A 32-character id, seconds, oldest first (npm `id()`).
-    id, id_at, try_id, Kuuid, Layout::SECONDS, "001eVnWK";
+    id, id_at, Kuuid, Layout::SECONDS, "001eVnWK";
     /// A 32-character id, milliseconds, oldest first (npm `idms()`).
-    idms, idms_at, try_idms, Kuuid, Layout::MILLIS, "0QfQsjKa";
+    idms, idms_at, Kuuid, Layout::MILLIS, "0QfQsjKa";
     /// A 32-character id, seconds, newest first (npm `idr()`).
-    idr, idr_at, try_idr, Kuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
+    idr, idr_at, Kuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
     /// A 32-character id, milliseconds, newest first (npm `idmsr()`).
-    idmsr, idmsr_at, try_idmsr, Kuuid, Layout::MILLIS_REVERSE, "zZKZ7GfP";
+    idmsr, idmsr_at, Kuuid, Layout::MILLIS_REVERSE, "zZKZ7GfP";
     /// A 20-character id, seconds, oldest first (npm `ids()`, which is
     /// `id({timestamp, random: 2})`).
-    ids, ids_at, try_ids, ShortKuuid, Layout::SECONDS, "001eVnWK";
+    ids, ids_at, ShortKuuid, Layout::SECONDS, "001eVnWK";
     /// A 20-character id, seconds, newest first (npm `idsr()`).
-    idsr, idsr_at, try_idsr, ShortKuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
+    idsr, idsr_at, ShortKuuid, Layout::SECONDS_REVERSE, "zzyLUCTf";
 }
 
 /// A UUIDv7 minted now (npm 3.x `v7()`, shown as 36 characters): strictly
@@ -119,12 +112,6 @@ pub fn v7_at(t: impl IntoTimestamp) -> Result<Uuid7, TimeError> {
     formats::v7::at(t.into_timestamp()?)
 }
 
-/// [`v7_at`] under its old name.
-#[deprecated(note = "renamed: `try_` now means only a fallible twin; at a given time is `_at`")]
-pub fn try_v7(t: impl IntoTimestamp) -> Result<Uuid7, TimeError> {
-    v7_at(t)
-}
-
 /// [`v7_at`], shown without dashes (npm 3.x `v7s(t)`).
 ///
 /// ```
@@ -133,12 +120,6 @@ pub fn try_v7(t: impl IntoTimestamp) -> Result<Uuid7, TimeError> {
 /// ```
 pub fn v7s_at(t: impl IntoTimestamp) -> Result<Simple, TimeError> {
     v7_at(t).map(Uuid7::simple)
-}
-
-/// [`v7s_at`] under its old name.
-#[deprecated(note = "renamed: `try_` now means only a fallible twin; at a given time is `_at`")]
-pub fn try_v7s(t: impl IntoTimestamp) -> Result<Simple, TimeError> {
-    v7s_at(t)
 }
 
 /// Fills a caller's slice with UUIDv7s minted now: strictly increasing
@@ -224,12 +205,6 @@ pub fn object_id_at(t: impl IntoTimestamp) -> Result<ObjectId, TimeError> {
     formats::objectid::at(t.into_timestamp()?)
 }
 
-/// [`object_id_at`] under its old name.
-#[deprecated(note = "renamed: `try_` now means only a fallible twin; at a given time is `_at`")]
-pub fn try_object_id(t: impl IntoTimestamp) -> Result<ObjectId, TimeError> {
-    object_id_at(t)
-}
-
 /// Fills a caller's slice with ObjectIds minted now (one atomic add per 256).
 ///
 /// ```
@@ -245,16 +220,9 @@ pub fn fill_object_id(ids: &mut [ObjectId]) {
     formats::objectid::fill_now(ids)
 }
 
-/// [`fill_object_id`] under its old name.
-#[deprecated(note = "renamed: a fill is named for the function it batches (`object_id`)")]
-pub fn fill_object_ids(ids: &mut [ObjectId]) {
-    fill_object_id(ids)
-}
-
-/// Defines an npm-named prefix function (now), its `_at` twin and the
-/// deprecated `try_` name of that twin.
+/// Defines an npm-named prefix function (now) and its `_at` twin.
 macro_rules! prefix_fns {
-    ($($(#[$doc:meta])* $now:ident, $try:ident, $old:ident, $layout:expr, $epoch:literal;)*) => {$(
+    ($($(#[$doc:meta])* $now:ident, $at:ident, $layout:expr, $epoch:literal;)*) => {$(
         $(#[$doc])*
         ///
         /// For now.
@@ -271,30 +239,24 @@ macro_rules! prefix_fns {
         /// For time `t`; fails before 1970 or past the prefix's range.
         ///
         /// ```
-        #[doc = concat!("assert_eq!(kuuid::", stringify!($try), "(\"1970-01-01T00:00:00Z\")?.as_str(), \"", $epoch, "\");")]
+        #[doc = concat!("assert_eq!(kuuid::", stringify!($at), "(\"1970-01-01T00:00:00Z\")?.as_str(), \"", $epoch, "\");")]
         /// # Ok::<(), kuuid::TimeError>(())
         /// ```
-        pub fn $try(t: impl IntoTimestamp) -> Result<Prefix, TimeError> {
+        pub fn $at(t: impl IntoTimestamp) -> Result<Prefix, TimeError> {
             $layout.prefix(t)
-        }
-
-        #[doc = concat!("[`", stringify!($try), "`] under its old name.")]
-        #[deprecated(note = "renamed: `try_` now means only a fallible twin; at a given time is `_at`")]
-        pub fn $old(t: impl IntoTimestamp) -> Result<Prefix, TimeError> {
-            $try(t)
         }
     )*};
 }
 
 prefix_fns! {
     /// The 8-character prefix in seconds, oldest first (npm `prefix()`).
-    prefix, prefix_at, try_prefix, Layout::SECONDS, "00000000";
+    prefix, prefix_at, Layout::SECONDS, "00000000";
     /// The 8-character prefix in milliseconds, oldest first (npm `prefixms()`).
-    prefixms, prefixms_at, try_prefixms, Layout::MILLIS, "00000000";
+    prefixms, prefixms_at, Layout::MILLIS, "00000000";
     /// The 8-character prefix in seconds, newest first (npm `prefixReverse()`).
-    prefix_reverse, prefix_reverse_at, try_prefix_reverse, Layout::SECONDS_REVERSE, "zzzzzzzz";
+    prefix_reverse, prefix_reverse_at, Layout::SECONDS_REVERSE, "zzzzzzzz";
     /// The 8-character prefix in milliseconds, newest first (npm `prefixReverseMs()`).
-    prefix_reverse_ms, prefix_reverse_ms_at, try_prefix_reverse_ms, Layout::MILLIS_REVERSE, "zzzzzzzz";
+    prefix_reverse_ms, prefix_reverse_ms_at, Layout::MILLIS_REVERSE, "zzzzzzzz";
 }
 
 /// Fills a caller's slice with 32-character ids (seconds, oldest first) on

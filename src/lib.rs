@@ -213,8 +213,7 @@ pub use formats::couch;
 pub use self::kuuid::id::{
     AnyKuuid, Id, Kuuid, Kuuid1, Kuuid3, MAX_GROUPS, RandomPart, RandomWords, ShortKuuid,
 };
-#[allow(deprecated)]
-pub use self::kuuid::layout::{Layout, Order, Prefix, TimeOrder};
+pub use self::kuuid::layout::{Layout, Prefix, TimeOrder};
 pub use self::kuuid::lines::{ParseLines, ParsedLine, parse_lines};
 pub use self::kuuid::range::{KeyRange, PrefixedKeyRange};
 pub use error::Error;

@@ -63,13 +63,6 @@ impl Options {
         self
     }
 
-    /// [`Options::at`] under npm's option name (`id({ timestamp })`); the
-    /// crate spells "at time t" one way, `at`.
-    #[deprecated(note = "renamed: at a given time is `at` everywhere in kuuid")]
-    pub fn timestamp(self, t: impl IntoTimestamp) -> Self {
-        self.at(t)
-    }
-
     /// Number of random groups, 1 to 4 (default 4).
     ///
     /// ```

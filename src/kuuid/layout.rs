@@ -26,10 +26,6 @@ pub enum TimeOrder {
     Reverse,
 }
 
-/// [`TimeOrder`] under its old name.
-#[deprecated(note = "renamed: `TimeOrder` (`order` is the order keys' module)")]
-pub type Order = TimeOrder;
-
 /// Precision and order of an id's prefix.
 ///
 /// ```

@@ -227,12 +227,6 @@ impl<C: CounterStore> ShardedCounter<C> {
         }
     }
 
-    /// [`ShardedCounter::sharding`] under its old name.
-    #[deprecated(note = "renamed: `sharding` (`Layout` is the id prefix's)")]
-    pub fn layout(&self) -> Sharding {
-        self.sharding()
-    }
-
     /// The row that owns `value`.
     ///
     /// ```

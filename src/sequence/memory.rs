@@ -108,16 +108,6 @@ impl std::fmt::Display for CopiedCountersError {
 
 impl std::error::Error for CopiedCountersError {}
 
-/// [`CopiedCountersError`] under its old name (every error type's name
-/// ends in `Error` now).
-#[deprecated(note = "renamed: `CopiedCountersError`")]
-pub type CopiedCounters = CopiedCountersError;
-
-/// [`CopiedCountersError`]'s value under its old name.
-#[deprecated(note = "renamed: `CopiedCountersError`")]
-#[allow(non_upper_case_globals)]
-pub const CopiedCounters: CopiedCountersError = CopiedCountersError;
-
 impl CounterStore for MemoryCounters {
     fn advance(
         &self,

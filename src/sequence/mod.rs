@@ -73,13 +73,9 @@ pub use error::{BoxError, Error, SchemaError};
 pub use fork_gate::{Entry, ForkGate, Poisoned, Registered};
 #[cfg(feature = "__test-hooks")]
 pub(crate) use hooks::raise_in_lease;
-#[allow(deprecated)]
-pub use memory::CopiedCounters;
 pub use memory::{CopiedCountersError, MemoryCounters};
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_STATEMENT_TIMEOUT, PostgresCounters};
-#[allow(deprecated)]
-pub use sharding::{Layout, LayoutMismatch, LayoutParseError};
 pub use sharding::{Row, Sharding, ShardingMismatchError, ShardingParseError};
 pub use source::BlockSource;
 #[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]

@@ -143,16 +143,3 @@ impl fmt::Display for ShardingMismatchError {
 }
 
 impl std::error::Error for ShardingMismatchError {}
-
-/// [`Sharding`] under its old name (`kuuid::Layout` is the prefix's
-/// layout; one word, one thing).
-#[deprecated(note = "renamed: `Sharding` (`Layout` is the id prefix's)")]
-pub type Layout = Sharding;
-
-/// [`ShardingMismatchError`] under its old name.
-#[deprecated(note = "renamed: `ShardingMismatchError`")]
-pub type LayoutMismatch = ShardingMismatchError;
-
-/// [`ShardingParseError`] under its old name.
-#[deprecated(note = "renamed: `ShardingParseError`")]
-pub type LayoutParseError = ShardingParseError;

@@ -21,7 +21,6 @@ mod npm_compat;
 mod objectid;
 mod order;
 mod range;
-mod renames;
 mod retry;
 mod secrets;
 mod sequence;

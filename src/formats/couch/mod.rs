@@ -255,24 +255,6 @@ impl Uuids {
         self.mint_to(out)
     }
 
-    /// [`Uuids::generate`] under its old name.
-    #[deprecated(note = "renamed: `generate`, the one minting verb (as `Generator::generate`)")]
-    pub fn mint(&self) -> Result<String, Error> {
-        self.generate()
-    }
-
-    /// [`Uuids::generate_into`] under its old name.
-    #[deprecated(note = "renamed: `generate_into`, the one minting verb")]
-    pub fn mint_into(&self, out: &mut String) -> Result<(), Error> {
-        self.generate_into(out)
-    }
-
-    /// [`Uuids::generate_into_bytes`] under its old name.
-    #[deprecated(note = "renamed: `generate_into_bytes`, the one minting verb")]
-    pub fn mint_into_bytes(&self, out: &mut Vec<u8>) -> Result<(), Error> {
-        self.generate_into_bytes(out)
-    }
-
     fn mint_to(&self, out: &mut impl TextOut) -> Result<(), Error> {
         match self.algorithm {
             Algorithm::Random => {
