@@ -300,8 +300,8 @@ pub fn try_rand(groups: usize) -> Result<RandomPart, Error> {
 /// [`Generator`](crate::Generator) and
 /// [`V7Generator`](crate::V7Generator)) draws a fresh key from the OS
 /// before its next id and drops pre-drawn randomness; per-thread blocks
-/// (ObjectId, [`sequence::Sequence`](crate::sequence::Sequence)) are
-/// dropped; the ObjectId process value and CouchDB `sequential`'s prefix
+/// (ObjectId's; kuuid-sequence's `Sequence`, which watches
+/// [`process::token`](crate::process::token)) are dropped; the ObjectId process value and CouchDB `sequential`'s prefix
 /// are drawn afresh from the OS. The v7 and
 /// `utc_*` order words keep their place: the random parts after them
 /// differ between copies.

@@ -48,7 +48,6 @@
 //! | UUIDv7 (npm kuuid 3.x `v7`, `v7s`) | [`v7`], [`v7s`], [`fill_v7`], [`V7Generator`] | [`Uuid7`], [`Simple`] | 36 with dashes, or 32 hex |
 //! | MongoDB ObjectId | [`object_id`], [`fill_object_id`] | [`ObjectId`] | 24 hex |
 //! | CouchDB `/_uuids` (`random`, `sequential`, `utc_random`, `utc_id`, `uuid_v4`, `uuid_v7`) | [`couch::Uuids`] | text | as CouchDB writes them |
-//! | counter values leased from SQLite or PostgreSQL | [`sequence::Sequence`] | `u64` | decimal or base62 |
 //!
 //! ```
 //! let v7 = kuuid::v7();                    // strictly increasing in the process
@@ -72,7 +71,7 @@
 //! | a SQLite key | [`v7`] | `BLOB` (16 bytes) | 1.27x an integer key (UUIDv4: 21.6x) |
 //! | MongoDB `_id` | [`object_id`] | ObjectId | MongoDB's own type and order |
 //! | an ordered list | [`order::key_between`] | text, binary collation | a move writes one item |
-//! | numbers people read | [`sequence::Sequence`] | integer | never repeats across processes and crashes |
+//! | numbers people read | `kuuid_sequence::Sequence` (crate kuuid-sequence) | integer | never repeats across processes and crashes |
 //!
 //! The figures are the README's B-tree measurements (`examples/btree.rs`).
 //! Text kuuids keep time order only under a byte-order collation
@@ -87,19 +86,16 @@
 //!
 //! | feature | what it adds |
 //! |---|---|
-//! | (none) | every id kind, bulk fills, parsing, [`sequence`] in memory |
+//! | (none) | every id kind, bulk fills, parsing, order keys, [`process`] |
 //! | `serde` | every id type as text in human-readable formats and bytes in binary ones; `serde::as_str`, `serde::any` |
 //! | `uuid` | [`Uuid7`] to and from `uuid::Uuid` |
 //! | `bson` | [`ObjectId`] to and from `bson::oid::ObjectId` |
 //! | `jiff` | [`Timestamp`] to and from `jiff::Timestamp` |
 //! | `chrono` | [`Timestamp`] to and from `chrono::DateTime` |
 //! | `time` | [`Timestamp`] to and from `time::OffsetDateTime` |
-//! | `rusqlite` | `ToSql`/`FromSql` for every id type; `SqliteCounters`; SQLite built in (a C compiler; links on any distribution) |
-//! | `rusqlite-system` | the same, linking the SQLite your own `rusqlite` line picks (the system's: `rusqlite = ">=0.39, <0.41"` below SQLite 3.44) |
+//! | `rusqlite` | `ToSql`/`FromSql` for every id type (SQLite linked as your own `rusqlite` line says: this feature builds none) |
 //! | `js` | wasm32-unknown-unknown under JavaScript: `Date.now()` and `crypto.getRandomValues` |
 //! | `postgres-types` | `ToSql`/`FromSql` for postgres and tokio-postgres |
-//! | `postgres` | `PostgresCounters` (libpq's parameters and environment, timeouts) |
-//! | `postgres-tls` | TLS for `PostgresCounters` with rustls (no OpenSSL) |
 //! | `sqlx-postgres`, `sqlx-sqlite` | sqlx `Type`/`Encode`/`Decode` |
 //! | `internals` | not for minting: the engine per path (`engine::encode_with`, ...), the clock's parts, for kuuid's own CLI, benches, fuzz targets and tests; no stability promise |
 //!
@@ -110,7 +106,7 @@
 //! - **Minting**: free functions say the kind (`id`, `v7`, `object_id`); a
 //!   generator's method is `generate` ([`Generator::generate`],
 //!   [`V7Generator::generate`], [`couch::Uuids::generate`]); a counter's
-//!   [`sequence::Sequence::next`] hands out numbers, not ids.
+//!   `next` (kuuid-sequence) hands out numbers, not ids.
 //! - **At a time**: `_at` ([`id_at`], [`Generator::at`], [`Options::at`]).
 //! - **Fallible twin**: `try_` and nothing else ([`try_rand`],
 //!   [`Generator::try_generate_id`]).
@@ -124,7 +120,7 @@
 //!   `Vec<u8>` ([`couch::Uuids::generate_into`]); `_bytes` returns the text
 //!   as an array ([`Uuid7::hyphenated_bytes`]).
 //! - **Errors**: a module's error for all its calls is its `Error`
-//!   ([`Error`], [`couch::Error`], [`sequence::Error`]), an error of one
+//!   ([`Error`], [`couch::Error`]), an error of one
 //!   kind of input `<What>Error` ([`ParseError`], [`order::OrderKeyError`]);
 //!   every one converts into [`Error`]. A fault has one shape wherever it
 //!   occurs: a wrong length is `Length { expected, found }` (`expected`
@@ -155,7 +151,8 @@
 //   kuuid/          npm's format: the value types (id/), prefix layouts,
 //                   key ranges, the monotonic walk, line parsing
 //   error/          every error type, and the umbrella `Error`
-//   sequence/       counters leased from a database
+//   process.rs      the process token and the fork-aware lock, public for
+//                   kuuid-sequence (which lives in ../sequence)
 //   rng/, clock/, time/
 //                   randomness, "now", timestamps
 //   sys/            the OS: cheap clocks, the words a fork must not inherit,
@@ -177,8 +174,8 @@ mod options;
 pub mod order;
 mod owner;
 mod parse;
+pub mod process;
 mod rng;
-pub mod sequence;
 mod sys;
 mod time;
 mod word;
@@ -252,7 +249,7 @@ pub fn __aes_ctr_stream(
 /// Test-only (feature `__test-hooks`, not part of the API): the crate's
 /// own tests step the wall clock every id source reads, as an NTP step or a
 /// restored snapshot would, turn the fork guard off for their negative
-/// controls, and watch the SQLite store wait. Never enable the feature
+/// controls. Never enable the feature
 /// outside them.
 #[cfg(feature = "__test-hooks")]
 #[doc(hidden)]
@@ -265,29 +262,10 @@ pub mod __test_hooks {
         crate::sys::disable_fork_guard()
     }
 
-    /// How many times a SQLite store's call has gone to sleep waiting for
-    /// another connection's lock, in this process so far.
-    #[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
-    pub fn sqlite_busy_waits() -> u64 {
-        crate::sequence::busy_waits()
-    }
-
-    /// The next lease of this process raises `signal` on its own thread
-    /// (once), as a signal arriving there would: a SQLite lease between
-    /// its `UPDATE` and its `COMMIT`, a PostgreSQL one just before it
-    /// sends its `UPDATE`.
-    pub fn raise_in_lease(signal: i32) {
-        crate::sequence::raise_in_lease(signal)
-    }
-
-    /// The server setting `name` on `store`'s own connection (the one its
-    /// leases use).
-    #[cfg(feature = "postgres")]
-    pub fn postgres_setting(
-        store: &crate::sequence::PostgresCounters,
-        name: &str,
-    ) -> Result<String, crate::sequence::BoxError> {
-        store.setting(name)
+    /// Whether [`disable_fork_guard`] was called (kuuid-sequence's own
+    /// test hooks read it, for their negative controls).
+    pub fn fork_guard_disabled() -> bool {
+        crate::sys::fork_guard_disabled()
     }
 
     /// CouchDB `sequential` takes its locked path (the one for CPUs
@@ -300,14 +278,6 @@ pub mod __test_hooks {
     /// drops, as a thread inside a claim would.
     pub fn hold_couch_sequential_lock() -> impl Drop {
         crate::sys::process_words().couch_sequential.hold_lock()
-    }
-
-    /// Enters the SQLite stores' fork gate and stays inside until the
-    /// guard drops, as a call that never ends would: a fork waits its
-    /// bounded time, and the child is poisoned.
-    #[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
-    pub fn hold_sqlite_gate() -> Result<impl Drop, crate::sequence::Error> {
-        crate::sequence::hold()
     }
 
     /// Moves the clock `ms` from the real time (negative: back; 0: real).
@@ -357,9 +327,6 @@ pub mod guide {
     #[doc = include_str!("../docs/databases.md")]
     pub mod databases {}
     #[doc = guide_links!()]
-    #[doc = include_str!("../docs/counters.md")]
-    pub mod counters {}
-    #[doc = guide_links!()]
     #[doc = include_str!("../docs/order.md")]
     pub mod order_keys {}
     #[doc = guide_links!()]
@@ -381,12 +348,7 @@ pub mod guide {
 
 /// The README's and the guides' examples, compiled and run as doctests so
 /// they stay true (with every feature: the test command's).
-#[cfg(all(
-    doctest,
-    any(feature = "rusqlite", feature = "rusqlite-system"),
-    feature = "serde",
-    feature = "uuid"
-))]
+#[cfg(all(doctest, feature = "rusqlite", feature = "serde", feature = "uuid"))]
 mod guide_doctests {
     #[doc = include_str!("../README.md")]
     pub struct Readme;
@@ -394,8 +356,6 @@ mod guide_doctests {
     pub struct Formats;
     #[doc = include_str!("../docs/databases.md")]
     pub struct Databases;
-    #[doc = include_str!("../docs/counters.md")]
-    pub struct Counters;
     #[doc = include_str!("../docs/cli.md")]
     pub struct Cli;
     #[doc = include_str!("../docs/performance.md")]

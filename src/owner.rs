@@ -1,10 +1,10 @@
 //! A lock a forked child can take over: one word that holds the owner's
 //! process id, so that a child can tell a lock its parent's thread held at
 //! the fork (that thread does not exist in the child and will never let
-//! go) from one a thread of its own holds. The sequence's installers' lock
-//! (`sequence/blocks.rs`), the per-process connection's
-//! (`sequence/connection.rs`) and CouchDB `sequential`'s word where the CPU
-//! has no 128-bit compare-and-swap (`word.rs`) are this lock.
+//! go) from one a thread of its own holds. CouchDB `sequential`'s word
+//! where the CPU has no 128-bit compare-and-swap (`word.rs`) and, in
+//! kuuid-sequence, the block installers' lock and the per-process
+//! connection's are this lock.
 //!
 //! The id is written by the same compare-and-swap that takes the lock. With
 //! the lock and the id in two words (the connection's used to be a mutex,
@@ -67,9 +67,34 @@ pub type DefaultAtomic = loom::sync::atomic::AtomicU64;
 #[doc(hidden)]
 pub type DefaultAtomic = std::sync::atomic::AtomicU64;
 
-/// The owner's process id, or 0 when free.
+/// A lock a copy of the process can take over: one word that holds the
+/// holder's process id (plus one), or 0 when free. A thread of this
+/// process that finds the word held by this process waits; one that finds
+/// another process's id knows the holder was its parent's thread, which a
+/// `fork()` did not copy and which will never let go, and takes the lock
+/// at once. The id is written by the same compare-and-swap that takes the
+/// lock, so no fork can fall between the two.
+///
+/// A lock for short critical sections (the callers' own waiting is the
+/// `wait` closure, called between tries): a thread that holds it across a
+/// `fork()` leaves the parent's copy held, never the child's.
+///
+/// ```
+/// use kuuid::process::Owner;
+/// static LOCK: Owner = Owner::new();
+///
+/// let me = std::process::id();
+/// {
+///     let _held = LOCK.hold(me, std::thread::yield_now);
+///     // ... alone among this process's threads ...
+/// }
+/// // A word left held by another process (a parent's thread that a fork
+/// // did not copy) is taken over without waiting.
+/// LOCK.acquire(me.wrapping_add(1), || {});
+/// LOCK.acquire(me, || unreachable!("another process's hold"));
+/// LOCK.release();
+/// ```
 #[derive(Debug, Default)]
-#[doc(hidden)]
 pub struct Owner<A = DefaultAtomic> {
     word: A,
 }
@@ -102,12 +127,13 @@ impl Owner<std::sync::atomic::AtomicU64> {
 }
 
 impl<A: OwnerAtomic> Owner<A> {
-    /// Takes the word for process `pid` (not 0), calling `wait` while a
-    /// thread of this process holds it. A word that names another process
-    /// was left by a parent's thread that the fork did not copy: it is
-    /// taken over at once.
-    pub fn acquire(&self, pid: u64, mut wait: impl FnMut()) {
-        debug_assert_ne!(pid, 0);
+    /// Takes the word for process `pid` (this process's
+    /// `std::process::id()`), calling `wait` while a thread of this process
+    /// holds it. A word that names another process was left by a parent's
+    /// thread that the fork did not copy: it is taken over at once.
+    pub fn acquire(&self, pid: u32, mut wait: impl FnMut()) {
+        // Plus one: any u32 is a process id, and 0 means free.
+        let pid = u64::from(pid) + 1;
         let mut seen = 0;
         loop {
             match self
@@ -133,14 +159,14 @@ impl<A: OwnerAtomic> Owner<A> {
     /// [`acquire`](Self::acquire)s the word and frees it when the guard
     /// drops, also by a panic (a lock left held would make every other
     /// thread wait forever).
-    pub fn hold(&self, pid: u64, wait: impl FnMut()) -> Held<'_, A> {
+    pub fn hold(&self, pid: u32, wait: impl FnMut()) -> Held<'_, A> {
         self.acquire(pid, wait);
         Held(self)
     }
 }
 
-/// The word held: released when dropped.
-#[doc(hidden)]
+/// The word held by [`Owner::hold`]: released when dropped.
+#[must_use = "the lock is released when the guard is dropped"]
 pub struct Held<'a, A: OwnerAtomic = DefaultAtomic>(&'a Owner<A>);
 
 impl<A: OwnerAtomic> Drop for Held<'_, A> {
@@ -159,9 +185,9 @@ mod tests {
     #[test]
     fn a_held_word_makes_its_own_process_wait() {
         let owner = Owner::new();
-        owner.acquire(7, || panic!("a free word was waited for"));
+        owner.acquire(7u32, || panic!("a free word was waited for"));
         let waits = Cell::new(0);
-        owner.acquire(7, || {
+        owner.acquire(7u32, || {
             waits.set(waits.get() + 1);
             // The other holder lets go.
             owner.release();
@@ -173,7 +199,7 @@ mod tests {
     fn another_process_word_is_taken_over_without_waiting() {
         let owner = Owner::new();
         // A parent's thread held it at the fork: the child is pid 8.
-        owner.acquire(7, || {});
+        owner.acquire(7u32, || {});
         owner.acquire(8, || panic!("waited for a thread the copy does not have"));
         let waits = Cell::new(0);
         owner.acquire(8, || {
@@ -186,11 +212,11 @@ mod tests {
     #[test]
     fn release_and_the_guard_free_the_word() {
         let owner = Owner::new();
-        owner.acquire(7, || {});
+        owner.acquire(7u32, || {});
         owner.release();
-        owner.acquire(7, || panic!("release left the word held"));
+        owner.acquire(7u32, || panic!("release left the word held"));
         owner.release();
         drop(owner.hold(7, || {}));
-        owner.acquire(7, || panic!("the guard left the word held"));
+        owner.acquire(7u32, || panic!("the guard left the word held"));
     }
 }

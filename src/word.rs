@@ -125,8 +125,7 @@ impl SequentialWord {
 
     /// The lock, for this process.
     fn hold(&self) -> crate::owner::Held<'_, AtomicU64> {
-        self.lock
-            .hold(u64::from(std::process::id()), std::thread::yield_now)
+        self.lock.hold(std::process::id(), std::thread::yield_now)
     }
 
     fn read(&self) -> u128 {

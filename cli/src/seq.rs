@@ -1,12 +1,12 @@
 //! `kuuid seq`: numbers from a counter in a database, leased a block at a
-//! time (`kuuid::sequence`).
+//! time (`kuuid_sequence`).
 
 use std::io;
 use std::time::Duration;
 
 use clap::Args;
-use kuuid::sequence::render::{BASE62_LEN, MAX_DECIMAL_WIDTH, encode_base62, encode_decimal};
-use kuuid::sequence::{
+use kuuid_sequence::render::{BASE62_LEN, MAX_DECIMAL_WIDTH, encode_base62, encode_decimal};
+use kuuid_sequence::{
     BlockSource, Counter, Error, PostgresCounters, Sequence, ShardedCounter, SqliteCounters,
 };
 
@@ -163,7 +163,7 @@ fn sqlite_path(path: &str) -> Result<&str, Failure> {
     Ok(path)
 }
 
-fn print<C: kuuid::sequence::CounterStore>(a: &SeqArgs, store: C) -> Result<(), Failure> {
+fn print<C: kuuid_sequence::CounterStore>(a: &SeqArgs, store: C) -> Result<(), Failure> {
     match (a.shards, a.shard_size) {
         (Some(shards), Some(range)) => {
             let sharded = ShardedCounter::new(store, &*a.name, shards, range).map_err(failure)?;

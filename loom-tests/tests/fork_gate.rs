@@ -12,7 +12,7 @@
 //!   in only once the adoption is over.
 #![cfg(loom)]
 
-use kuuid::sequence::{Entry, ForkGate, Poisoned};
+use kuuid_sequence::{Entry, ForkGate, Poisoned};
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use loom::thread;
@@ -150,7 +150,7 @@ fn a_copy_adopts_once() {
 /// after some registration has finished, and there are one or two.
 #[test]
 fn every_caller_returns_after_a_registration() {
-    use kuuid::sequence::Registered;
+    use kuuid_sequence::Registered;
     loom::model(|| {
         let handlers = Arc::new(Registered::new());
         let registered = Arc::new(AtomicUsize::new(0));

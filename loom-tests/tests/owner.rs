@@ -5,16 +5,16 @@
 //! parent's thread held at the fork without waiting for that thread.
 #![cfg(loom)]
 
-use kuuid::sequence::Owner;
+use kuuid::process::Owner;
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 
-const PARENT: u64 = 7;
-const CHILD: u64 = 9;
+const PARENT: u32 = 7;
+const CHILD: u32 = 9;
 
 /// Holds the word for `pid` around a critical section that must be alone.
-fn hold(owner: &Owner, inside: &AtomicBool, pid: u64) {
+fn hold(owner: &Owner, inside: &AtomicBool, pid: u32) {
     owner.acquire(pid, thread::yield_now);
     assert!(!inside.swap(true, Ordering::Relaxed), "two holders at once");
     inside.store(false, Ordering::Relaxed);

@@ -5,7 +5,7 @@
 //! block leased under the old one comes back.
 #![cfg(loom)]
 
-use kuuid::sequence::Blocks;
+use kuuid_sequence::Blocks;
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicU64, Ordering};
 use loom::thread;
@@ -21,7 +21,7 @@ impl Db {
 }
 
 const TOKEN: u64 = 1;
-fn pid() -> u64 {
+fn pid() -> u32 {
     1
 }
 

@@ -2,10 +2,9 @@
 //! so one `?` carries any of them into a function returning [`Error`].
 //!
 //! Names: a module's error for all its calls is that module's `Error`
-//! (`kuuid::Error`, `couch::Error`, `sequence::Error`); an error of one
-//! kind of input or one failure is `<What>Error` (`ParseError`,
-//! `OrderKeyError`, `sequence::CopiedCountersError`,
-//! `sequence::ShardingMismatchError`).
+//! (`kuuid::Error`, `couch::Error`); an error of one kind of input or one
+//! failure is `<What>Error` (`ParseError`, `OrderKeyError`,
+//! `engine::IsaError`).
 //!
 //! Shapes: one fault has one variant shape in every error that can meet
 //! it. Text of the wrong length is `Length { expected, found }`, with
@@ -16,7 +15,6 @@
 //! found }`.
 
 use std::fmt;
-use std::sync::Arc;
 
 pub(crate) mod couch;
 pub(crate) mod order;
@@ -26,20 +24,13 @@ use order::{OrderError, OrderKeyError};
 use crate::engine::{EngineError, IsaError};
 
 use crate::parse::{ManyError, ObjectIdParseError, ParseError, UuidParseError};
-use crate::sequence::error as sequence;
-use crate::sequence::render::RenderError;
-use crate::sequence::sharding::{ShardingMismatchError, ShardingParseError};
 use crate::time::TimeError;
 
 /// Any error from kuuid; each variant says what and where. Every error a
 /// kuuid call returns converts into it (`From`), so `?` takes a parse, a
-/// time, a CouchDB id, an order key, a counter's or an engine path's error
-/// alike. A counter's own errors (`RenderError`, `ShardingMismatchError`,
-/// `ShardingParseError`) arrive as the [`sequence::Error`] they become; the
-/// store errors a `sequence::Error::Store` holds (a database's,
-/// `SchemaError`, `CopiedCountersError`) stay inside it, for `downcast_ref`;
-/// `sequence::retry::RetryError<E>` holds your own insert's error `E` and
-/// is yours to convert.
+/// time, a CouchDB id, an order key or an engine path's error alike. It
+/// holds no database's error: the counters of `kuuid-sequence` have their
+/// own error, which carries this one.
 ///
 /// ```
 /// let err = kuuid::Options::new().random(5).id().unwrap_err();
@@ -47,27 +38,24 @@ use crate::time::TimeError;
 /// assert_eq!(err.to_string(), "random groups must be 1 to 4, got 5");
 /// ```
 ///
-/// One error type for a program that uses counters, CouchDB ids, order keys
-/// and a chosen engine path:
+/// One error type for a program that uses CouchDB ids, order keys and a
+/// chosen engine path:
 ///
 /// ```
 /// use kuuid::couch::{self, Algorithm, Format};
-/// use kuuid::sequence::{Counter, MemoryCounters, Sequence};
 ///
 /// fn main() -> Result<(), kuuid::Error> {
-///     let seq = Sequence::new(Counter::new(MemoryCounters::new(), "orders"), 64)?;
-///     let n = seq.next()?;
 ///     let key = kuuid::order::key_between(None, None)?;
 ///     let uuids = couch::Uuids::new("utc_random".parse()?);
 ///     let id = uuids.generate()?;
 ///     couch::decode(&id, Algorithm::UtcRandom, Format::Base16)?;
 ///     let isa: kuuid::engine::Isa = "scalar".parse()?;
 ///     let parsed: kuuid::Kuuid = kuuid::id().as_str().parse()?;
-///     println!("{n} {key} {id} {isa} {parsed}");
+///     println!("{key} {id} {isa} {parsed}");
 ///     Ok(())
 /// }
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
     /// Text that is not a valid kuuid.
@@ -118,60 +106,7 @@ pub enum Error {
     Isa(IsaError),
     /// A call into the engine that it refused.
     Engine(EngineError),
-    /// A counter's error. Shared, not copied: it can hold a database's own
-    /// error, which cannot be cloned; two are equal only if they are the
-    /// same error.
-    Sequence(Arc<sequence::Error>),
 }
-
-/// Field by field, and a counter's error ([`Error::Sequence`]) only to
-/// itself: a database's error has no equality of its own.
-impl PartialEq for Error {
-    fn eq(&self, other: &Self) -> bool {
-        use Error as E;
-        match (self, other) {
-            (E::Parse(a), E::Parse(b)) => a == b,
-            (E::Uuid(a), E::Uuid(b)) => a == b,
-            (E::ObjectId(a), E::ObjectId(b)) => a == b,
-            (E::Many(a), E::Many(b)) => a == b,
-            (E::Time(a), E::Time(b)) => a == b,
-            (E::Groups { found: a }, E::Groups { found: b }) => a == b,
-            (
-                E::WordCount {
-                    expected: a,
-                    found: x,
-                },
-                E::WordCount {
-                    expected: b,
-                    found: y,
-                },
-            )
-            | (
-                E::BufferTooSmall {
-                    needed: a,
-                    found: x,
-                },
-                E::BufferTooSmall {
-                    needed: b,
-                    found: y,
-                },
-            ) => a == b && x == y,
-            (E::InvertedRange, E::InvertedRange)
-            | (E::MonotonicExhausted, E::MonotonicExhausted) => true,
-            (E::Random(a), E::Random(b)) => a == b,
-            (E::Couch(a), E::Couch(b)) => a == b,
-            (E::CouchParse(a), E::CouchParse(b)) => a == b,
-            (E::Order(a), E::Order(b)) => a == b,
-            (E::OrderKey(a), E::OrderKey(b)) => a == b,
-            (E::Isa(a), E::Isa(b)) => a == b,
-            (E::Engine(a), E::Engine(b)) => a == b,
-            (E::Sequence(a), E::Sequence(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        }
-    }
-}
-
-impl Eq for Error {}
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -199,7 +134,6 @@ impl fmt::Display for Error {
             Error::OrderKey(e) => write!(f, "not an order key: {e}"),
             Error::Isa(e) => e.fmt(f),
             Error::Engine(e) => e.fmt(f),
-            Error::Sequence(e) => e.fmt(f),
         }
     }
 }
@@ -221,7 +155,6 @@ impl std::error::Error for Error {
             Error::OrderKey(e) => e.source(),
             Error::Isa(e) => e.source(),
             Error::Engine(e) => e.source(),
-            Error::Sequence(e) => e.source(),
             Error::Groups { .. }
             | Error::WordCount { .. }
             | Error::BufferTooSmall { .. }
@@ -294,23 +227,3 @@ from! {
     IsaError => Isa,
     EngineError => Engine,
 }
-
-impl From<sequence::Error> for Error {
-    fn from(e: sequence::Error) -> Self {
-        Error::Sequence(Arc::new(e))
-    }
-}
-
-/// `From` for the counters' own errors, carried as the [`sequence::Error`]
-/// they become.
-macro_rules! from_sequence {
-    ($($ty:ty),* $(,)?) => {$(
-        impl From<$ty> for Error {
-            fn from(e: $ty) -> Self {
-                Error::Sequence(Arc::new(sequence::Error::from(e)))
-            }
-        }
-    )*};
-}
-
-from_sequence!(RenderError, ShardingMismatchError, ShardingParseError);

@@ -3,7 +3,7 @@
 #[cfg(feature = "serde")]
 pub(crate) mod serde;
 
-#[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
+#[cfg(feature = "rusqlite")]
 mod rusqlite;
 
 #[cfg(feature = "bson")]

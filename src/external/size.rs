@@ -5,8 +5,8 @@ use std::error::Error;
 use std::fmt;
 
 /// The drivers' boxed error type (postgres-types and sqlx use the same
-/// shape): the crate's one, `sequence::BoxError`.
-pub(super) use crate::sequence::BoxError;
+/// shape).
+pub(super) type BoxError = Box<dyn Error + Send + Sync>;
 
 /// A binary value of the wrong size for the id type.
 #[derive(Debug)]

@@ -15,7 +15,5 @@ pub(crate) mod test_clock;
 
 pub(crate) use clock::{coarse_millis, unix_micros, unix_millis, unix_secs};
 #[cfg(feature = "__test-hooks")]
-pub(crate) use process_words::disable_fork_guard;
-#[cfg(any(feature = "rusqlite", feature = "rusqlite-system"))]
-pub(crate) use process_words::fork_guard_disabled;
+pub(crate) use process_words::{disable_fork_guard, fork_guard_disabled};
 pub(crate) use process_words::{fork_word, process_words};

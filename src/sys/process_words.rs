@@ -209,10 +209,7 @@ pub(crate) fn disable_fork_guard() -> bool {
 }
 
 /// Whether the test-only switch above was thrown.
-#[cfg_attr(
-    not(any(feature = "rusqlite", feature = "rusqlite-system")),
-    allow(dead_code)
-)]
+#[cfg(feature = "__test-hooks")]
 pub(crate) fn fork_guard_disabled() -> bool {
     GUARD_DISABLED.load(Ordering::Relaxed)
 }

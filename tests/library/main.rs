@@ -8,6 +8,8 @@
 
 #[path = "../support/child.rs"]
 mod child;
+#[path = "../support/report.rs"]
+mod report;
 #[path = "../support/server.rs"]
 mod server;
 
@@ -21,11 +23,6 @@ mod npm_compat;
 mod objectid;
 mod order;
 mod range;
-mod retry;
-mod secrets;
-mod sequence;
-mod sequence_faults;
-mod sequence_stores;
 #[cfg(feature = "serde")]
 mod serde;
 mod servers;

@@ -95,9 +95,6 @@ fn the_error_vocabulary_imports_only_lower_layers() {
             "crate::engine",
             "crate::parse",
             "crate::time",
-            "crate::sequence::error",
-            "crate::sequence::sharding",
-            "crate::sequence::render",
         ],
     );
 }

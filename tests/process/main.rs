@@ -11,9 +11,8 @@ mod clone_alloc;
 mod common;
 #[path = "../support/matrix.rs"]
 mod matrix;
-#[cfg(any(feature = "rusqlite", feature = "postgres"))]
-#[path = "../support/reopen.rs"]
-mod reopen;
+#[path = "../support/id_rows.rs"]
+mod rows;
 #[path = "../support/server.rs"]
 mod server;
 
@@ -22,9 +21,7 @@ mod fork_couch;
 mod fork_monotonic;
 mod fork_objectid;
 mod fork_v7;
-mod sequence_processes;
-mod servers;
-mod sqlite_fork;
 mod ticker;
 mod ticker_race;
 mod uniqueness;
+mod wraps;

@@ -43,21 +43,19 @@ pub enum Source {
     /// neighbours (the jitter is the whole difference between two keys);
     /// bulk: `n_keys_between_jittered`.
     OrderJittered,
-    /// `Sequence` over `MemoryCounters`: a copy of the process has a copy
-    /// of the counters, so it must refuse, not repeat.
-    SeqMemory,
-    /// `Sequence` over a SQLite file.
-    #[cfg(feature = "rusqlite")]
-    SeqSqlite,
-    /// `Sequence` over the PostgreSQL of `KUUID_PG_URL`.
-    #[cfg(feature = "postgres")]
-    SeqPostgres,
+    /// A row the test crate adds (`crate::rows`): kuuid-sequence's
+    /// counters; none in kuuid's own tests.
+    Counter(crate::rows::Counter),
 }
 
-/// Every source: the rows of the matrix.
+/// The rows this test crate runs (`crate::rows` says which).
 pub fn sources() -> Vec<Source> {
-    #[allow(unused_mut)] // without the database features
-    let mut v = vec![
+    crate::rows::sources()
+}
+
+/// Every id source of kuuid: the rows of kuuid's own matrix.
+pub fn id_sources() -> Vec<Source> {
+    vec![
         Source::Kuuid,
         Source::KuuidFast,
         Source::KuuidMonotonic,
@@ -72,23 +70,14 @@ pub fn sources() -> Vec<Source> {
         Source::Couch(Algorithm::UuidV4),
         Source::Couch(Algorithm::UuidV7),
         Source::OrderJittered,
-        Source::SeqMemory,
-    ];
-    #[cfg(feature = "rusqlite")]
-    v.push(Source::SeqSqlite);
-    #[cfg(feature = "postgres")]
-    // Without a server, `address` says why the row is skipped.
-    if crate::server::address("KUUID_PG_URL").is_some() {
-        v.push(Source::SeqPostgres);
-    }
-    v
+    ]
 }
 
 impl Source {
     /// Whether a copy of the process (a fork, a restored clone) must get an
     /// error from this source instead of ids.
     pub fn refuses_in_a_copy(self) -> bool {
-        self == Source::SeqMemory
+        matches!(self, Source::Counter(c) if c.refuses_in_a_copy())
     }
 
     /// The error a copy made by `how` may get instead of ids, though the
@@ -96,28 +85,16 @@ impl Source {
     /// raw clone (which runs no fork handler, so nothing waits) copies the
     /// prefetch thread inside SQLite.
     pub fn may_refuse(self, how: Copy) -> Option<&'static str> {
-        #[cfg(feature = "rusqlite")]
-        if self == Source::SeqSqlite && how == Copy::RawClone {
-            return Some(
-                "this process was copied (fork or clone) while its parent was inside a SQLite call",
-            );
+        match self {
+            Source::Counter(c) => c.may_refuse(how),
+            _ => None,
         }
-        let _ = how;
-        None
     }
 
     /// Whether the source keeps its state in a database, which a process
     /// can close and open again (the reopen cells).
     pub fn has_a_store(self) -> bool {
-        #[cfg(feature = "rusqlite")]
-        if self == Source::SeqSqlite {
-            return true;
-        }
-        #[cfg(feature = "postgres")]
-        if self == Source::SeqPostgres {
-            return true;
-        }
-        false
+        matches!(self, Source::Counter(c) if c.has_a_store())
     }
 
     /// Whether one thread's single ids are documented to increase (across
@@ -162,41 +139,6 @@ thread_local! {
     static MONO: std::cell::RefCell<Generator> =
         std::cell::RefCell::new(Generator::secure().monotonic());
     static V7G: std::cell::RefCell<V7Generator> = std::cell::RefCell::new(V7Generator::new());
-}
-
-type Seq<S> = kuuid::sequence::Sequence<kuuid::sequence::Counter<S>>;
-
-fn seq_memory() -> &'static Seq<kuuid::sequence::MemoryCounters> {
-    static S: OnceLock<Seq<kuuid::sequence::MemoryCounters>> = OnceLock::new();
-    S.get_or_init(|| {
-        let c = kuuid::sequence::Counter::new(kuuid::sequence::MemoryCounters::new(), "matrix");
-        kuuid::sequence::Sequence::new(c, 100).unwrap()
-    })
-}
-
-/// As users run it: the prefetch thread leases in the background, so a
-/// copy may be made while it is inside SQLite (see [`Source::may_refuse`]).
-#[cfg(feature = "rusqlite")]
-fn seq_sqlite() -> &'static Seq<kuuid::sequence::SqliteCounters> {
-    static S: OnceLock<Seq<kuuid::sequence::SqliteCounters>> = OnceLock::new();
-    S.get_or_init(|| {
-        let path = scratch_dir().join("counters.sqlite");
-        let store = kuuid::sequence::SqliteCounters::open(path).unwrap();
-        let counter = kuuid::sequence::Counter::new(store, "matrix");
-        kuuid::sequence::Sequence::new(counter, 500).unwrap()
-    })
-}
-
-#[cfg(feature = "postgres")]
-fn seq_postgres() -> &'static Seq<kuuid::sequence::PostgresCounters> {
-    static S: OnceLock<Seq<kuuid::sequence::PostgresCounters>> = OnceLock::new();
-    S.get_or_init(|| {
-        let url = crate::server::address("KUUID_PG_URL").unwrap();
-        let store = kuuid::sequence::PostgresCounters::connect(&url).unwrap();
-        // A name per run: the table outlives the test.
-        let name = format!("matrix-{}-{}", std::process::id(), kuuid::id());
-        kuuid::sequence::Sequence::new(kuuid::sequence::Counter::new(store, name), 500).unwrap()
-    })
 }
 
 /// Where each test process keeps its scratch directory.
@@ -248,11 +190,6 @@ fn couch(a: Algorithm) -> Uuids {
     }
 }
 
-fn seq_value(v: Result<u64, kuuid::sequence::Error>) -> Result<Vec<u8>, String> {
-    v.map(|v| v.to_be_bytes().to_vec())
-        .map_err(|e| e.to_string())
-}
-
 /// One id from `src`, as bytes (text for text formats).
 pub fn mint(src: Source) -> Result<Vec<u8>, String> {
     Ok(match src {
@@ -268,21 +205,8 @@ pub fn mint(src: Source) -> Result<Vec<u8>, String> {
             .map_err(|e| e.to_string())?
             .into_string()
             .into_bytes(),
-        Source::SeqMemory => seq_value(seq_memory().next())?,
-        #[cfg(feature = "rusqlite")]
-        Source::SeqSqlite => seq_value(seq_sqlite().next())?,
-        #[cfg(feature = "postgres")]
-        Source::SeqPostgres => seq_value(seq_postgres().next())?,
+        Source::Counter(c) => c.mint()?,
     })
-}
-
-fn seq_fill<S: kuuid::sequence::BlockSource>(
-    seq: &kuuid::sequence::Sequence<S>,
-    n: usize,
-) -> Result<Vec<Vec<u8>>, String> {
-    let mut v = vec![0u64; n];
-    seq.fill(&mut v).map_err(|e| e.to_string())?;
-    Ok(v.iter().map(|x| x.to_be_bytes().to_vec()).collect())
 }
 
 /// `n` ids from `src` in one bulk call where it has one.
@@ -336,11 +260,7 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
                 .map(|k| k.into_string().into_bytes())
                 .collect()
         }
-        Source::SeqMemory => seq_fill(seq_memory(), n)?,
-        #[cfg(feature = "rusqlite")]
-        Source::SeqSqlite => seq_fill(seq_sqlite(), n)?,
-        #[cfg(feature = "postgres")]
-        Source::SeqPostgres => seq_fill(seq_postgres(), n)?,
+        Source::Counter(c) => c.mint_bulk(n)?,
     })
 }
 

@@ -14,9 +14,8 @@ mod clone_alloc;
 mod common;
 #[path = "../support/matrix.rs"]
 mod matrix;
-#[cfg(any(feature = "rusqlite", feature = "postgres"))]
-#[path = "../support/reopen.rs"]
-mod reopen;
+#[path = "../support/id_rows.rs"]
+mod rows;
 #[path = "../support/server.rs"]
 mod server;
 

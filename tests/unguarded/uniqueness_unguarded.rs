@@ -1,4 +1,6 @@
-//! The matrix of `tests/process/uniqueness.rs` with the fork guard off (a test-only
+//! The matrix of `tests/process/uniqueness.rs` (its rows: kuuid's id
+//! sources here, kuuid-sequence's counters in its tests, which run this
+//! file too) with the fork guard off (a test-only
 //! switch: no wipe-on-fork page, no atfork handler), as in a copy of the
 //! process that cannot know it was copied (a restored VM snapshot).
 //!
@@ -10,8 +12,6 @@
 #![cfg(target_os = "linux")]
 
 use crate::matrix;
-#[cfg(any(feature = "rusqlite", feature = "postgres"))]
-use crate::reopen::{self, Reopen};
 
 use crate::common::guard_off;
 use kuuid::couch::Algorithm;
@@ -32,7 +32,7 @@ fn repeats_without_the_guard(src: Source, other_thread_first: bool) -> bool {
     }
 }
 
-fn all_ids(parent: &Minted, copies: &[&Minted]) -> Vec<Vec<u8>> {
+pub(crate) fn all_ids(parent: &Minted, copies: &[&Minted]) -> Vec<Vec<u8>> {
     let mut all = parent.ids.clone();
     for c in copies {
         all.extend(c.ids.iter().cloned());
@@ -50,7 +50,7 @@ fn all_ids(parent: &Minted, copies: &[&Minted]) -> Vec<Vec<u8>> {
 /// Three tries make that chance negligible, while a cell that cannot see
 /// a repeat still fails all three (seen by hand with the test clock moved
 /// a second between the copy and the parent's next id).
-const TRIES: usize = 3;
+pub(crate) const TRIES: usize = 3;
 
 /// A negative control: the cell must find repeats.
 fn control(cell: &str, other_thread_first: bool, f: impl Fn(Source) -> (Minted, Vec<Minted>)) {
@@ -120,43 +120,6 @@ fn controls_clock_stepped_back() {
         let (p, copies, _) = cells::clock_step_back(src);
         (p, copies)
     });
-}
-
-#[cfg(any(feature = "rusqlite", feature = "postgres"))]
-/// The reopen cells' control: with the guard off, a SQLite store's copy
-/// keeps the connections it inherited, and a connection it opens on the
-/// same file takes no real lock; once the parent closes its own, the
-/// copies repeat. (PostgreSQL keeps no such state in the process: its
-/// copies cannot repeat there, guard or not.)
-fn control_reopen(cell: &str, how: Reopen) {
-    guard_off();
-    let _one_at_a_time = serial();
-    #[cfg(feature = "rusqlite")]
-    {
-        let src = Source::SeqSqlite;
-        let found = (0..TRIES).any(|_| {
-            let (p, copies) = reopen::reopen(src, how, matrix::scratch_dir()).unwrap();
-            let refs: Vec<&Minted> = copies.iter().collect();
-            repeats(src, &all_ids(&p, &refs)) > 0
-        });
-        assert!(
-            found,
-            "{cell}: with the guard off, SQLite found no repeat in {TRIES} tries"
-        );
-    }
-    let _ = (cell, how);
-}
-
-#[cfg(any(feature = "rusqlite", feature = "postgres"))]
-#[test]
-fn controls_the_parent_reopens_its_store() {
-    control_reopen("parent reopens", Reopen::InTheParent);
-}
-
-#[cfg(any(feature = "rusqlite", feature = "postgres"))]
-#[test]
-fn controls_a_new_process_opens_the_store() {
-    control_reopen("new process opens", Reopen::ByANewProcess);
 }
 
 #[test]

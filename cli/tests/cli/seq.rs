@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use kuuid::sequence::render::{decode_base62, decode_decimal};
+use kuuid_sequence::render::{decode_base62, decode_decimal};
 
 use crate::child::BoundedOutput;
 use crate::common;

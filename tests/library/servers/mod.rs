@@ -10,8 +10,4 @@ mod couchdb_order;
 mod node_npm;
 mod node_order;
 mod postgres;
-mod postgres_faults;
-mod postgres_retry;
 mod postgres_sqlx;
-mod postgres_stores;
-mod postgres_tls;
