@@ -4,9 +4,7 @@
 
 use std::fmt;
 
-/// The kuuid alphabet: digits in ASCII order, so byte order is numeric
-/// order.
-const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+use kuuid::engine::ALPHABET;
 
 /// Digits of a `u64` in base62: 62^11 > 2^64.
 pub const BASE62_LEN: usize = 11;

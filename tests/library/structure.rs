@@ -180,3 +180,28 @@ fn the_rendered_charts_are_the_svgs() {
         );
     }
 }
+
+/// No source file of the workspace's crates (kuuid, kuuid-sequence, the
+/// CLI) runs over 500 lines before its tests (`#[cfg(test)]`, or
+/// `#[cfg(all(test, ...))]`): a longer one holds more than one concept.
+#[test]
+fn no_source_file_is_over_500_lines_before_its_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "sequence/src", "cli/src"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 140, "{} files", files.len());
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            let before = text
+                .lines()
+                .position(|l| l.starts_with("#[cfg(test)]") || l.starts_with("#[cfg(all(test"))
+                .unwrap_or_else(|| text.lines().count());
+            (before > 500).then(|| format!("{}: {before}", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "over 500 lines before the tests: {long:?}");
+}
