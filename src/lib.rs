@@ -97,7 +97,7 @@
 //! | `js` | wasm32-unknown-unknown under JavaScript: `Date.now()` and `crypto.getRandomValues` |
 //! | `postgres-types` | `ToSql`/`FromSql` for postgres and tokio-postgres |
 //! | `sqlx-postgres`, `sqlx-sqlite` | sqlx `Type`/`Encode`/`Decode` |
-//! | `internals` | not for minting: the engine per path (`engine::encode_with`, ...), the clock's parts, for kuuid's own CLI, benches, fuzz targets and tests; no stability promise |
+//! | `internals` | not for minting: the engine per path (`engine::encode_with`, ...), the clock's parts, for kuuid's own benches, fuzz targets and tests (the CLI does without); no stability promise |
 //!
 //! # Names
 //!

@@ -1,6 +1,7 @@
 //! Every engine path this CPU runs against the scalar reference: every u32,
 //! boundary words, odd batch lengths and strides.
 
+use kuuid::Kuuid;
 use kuuid::engine::{Isa, decode_with, encode_with};
 use proptest::prelude::*;
 
@@ -127,6 +128,11 @@ fn refuses_bad_shapes_and_missing_paths() {
     for isa in [Isa::Sse41, Isa::Avx2, Isa::Avx512, Isa::Neon] {
         if !isa.is_supported() {
             assert!(encode_with(isa, b"00000000", &words, 4, &mut out, 32, 2).is_err());
+            let mut ids = [Kuuid::default(); 1];
+            assert_eq!(
+                Kuuid::parse_many_with(isa, &[b'0'; 32], 32, &mut ids),
+                Err(kuuid::Error::Isa(kuuid::engine::IsaError::Unsupported(isa)))
+            );
         }
     }
 }
@@ -158,6 +164,14 @@ fn decode_agrees(isa: Isa, text: &[u8], stride: usize, count: usize) {
     assert_eq!(na, nb, "{isa}: valid prefix length");
     assert_eq!(pa[..na], pb[..nb], "{isa}: prefixes");
     assert_eq!(wa[..4 * na], wb[..4 * nb], "{isa}: words");
+    // The public entry on a chosen path: the same ids, the same error.
+    if stride >= 32 {
+        let (mut a, mut b) = (vec![Kuuid::default(); count], vec![Kuuid::default(); count]);
+        let ra = Kuuid::parse_many_with(isa, text, stride, &mut a);
+        let rb = Kuuid::parse_many_with(Isa::Scalar, text, stride, &mut b);
+        assert_eq!(ra, rb, "{isa}: parse_many_with's result");
+        assert_eq!(a[..na], b[..nb], "{isa}: parse_many_with's ids");
+    }
 }
 
 #[test]

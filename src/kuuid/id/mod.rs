@@ -129,6 +129,46 @@ impl<const LEN: usize> Id<LEN> {
     /// # Ok::<(), kuuid::ManyError>(())
     /// ```
     pub fn parse_many(text: &[u8], stride: usize, out: &mut [Self]) -> Result<(), ManyError> {
+        Self::parse_many_on(None, text, stride, out)
+    }
+
+    /// [`parse_many`](Self::parse_many) on a chosen engine path, as
+    /// [`Generator::with_isa`](crate::Generator::with_isa) mints on one: for
+    /// benchmarking a CPU's paths side by side (`kuuid bench`) and for
+    /// checking one. The same ids and errors on every path; a path this CPU
+    /// cannot run is [`Error::Isa`].
+    ///
+    /// ```
+    /// use kuuid::{Kuuid, engine::Isa};
+    /// let text = format!("{}\n{}\n", kuuid::id(), kuuid::id());
+    /// let mut want = [Kuuid::default(); 2];
+    /// Kuuid::parse_many(text.as_bytes(), 33, &mut want)?;
+    /// for isa in Isa::available() {
+    ///     let mut ids = [Kuuid::default(); 2];
+    ///     Kuuid::parse_many_with(isa, text.as_bytes(), 33, &mut ids)?;
+    ///     assert_eq!(ids, want);
+    /// }
+    /// # Ok::<(), kuuid::Error>(())
+    /// ```
+    pub fn parse_many_with(
+        isa: crate::engine::Isa,
+        text: &[u8],
+        stride: usize,
+        out: &mut [Self],
+    ) -> Result<(), Error> {
+        if !isa.is_supported() {
+            return Err(Error::Isa(crate::engine::IsaError::Unsupported(isa)));
+        }
+        Ok(Self::parse_many_on(Some(isa), text, stride, out)?)
+    }
+
+    /// [`parse_many`](Self::parse_many) on `isa`, or the process's path.
+    fn parse_many_on(
+        isa: Option<crate::engine::Isa>,
+        text: &[u8],
+        stride: usize,
+        out: &mut [Self],
+    ) -> Result<(), ManyError> {
         let n = out.len();
         // Checked even for no ids: a stride of 0 would divide by zero below.
         if stride < LEN {
@@ -162,7 +202,7 @@ impl<const LEN: usize> Id<LEN> {
                 let k = (whole - done).min(CHUNK);
                 let chunk = &text[done * stride..];
                 let valid = crate::engine::decode_ids(
-                    None,
+                    isa,
                     chunk,
                     stride,
                     &mut prefixes[..k],
