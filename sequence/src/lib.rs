@@ -50,6 +50,9 @@
 //! watch [`kuuid::process::token`]) and crashes; what each store does in a
 //! forked child is in the guide.
 
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -421,8 +424,10 @@ impl<S: BlockSource> fmt::Debug for Sequence<S> {
 /// repository).
 #[cfg(doc)]
 pub mod guide {
+    // kuuid's guides are another crate's pages: docs.rs serves them under
+    // kuuid's own name, so the link is absolute.
     #[doc = "[readme]: ../../index.html\n\
-             [concurrency-guide]: ../../../kuuid/guide/concurrency/index.html\n"]
+             [concurrency-guide]: https://docs.rs/kuuid/latest/kuuid/guide/concurrency/index.html\n"]
     #[doc = include_str!("../docs/counters.md")]
     pub mod counters {}
 }
