@@ -1,5 +1,5 @@
 //! What `fork()` waits for when SQLite leases are in flight, and what the
-//! child may then do (`src/sequence/sqlite/fork.rs`): a lease waiting for
+//! child may then do (`src/sqlite/fork.rs`): a lease waiting for
 //! another process's lock steps out, so the fork returns at once and the
 //! child leases; a call that stays inside past the gate's half second, or
 //! the forking thread's own (a fork from a signal handler), leaves the
