@@ -73,7 +73,7 @@
 //! | an ordered list | [`order::key_between`] | text, binary collation | a move writes one item |
 //! | numbers people read | `kuuid_sequence::Sequence` (crate kuuid-sequence) | integer | never repeats across processes and crashes |
 //!
-//! The figures are the README's B-tree measurements (`examples/btree.rs`).
+//! The figures are the README's B-tree measurements (`benches/btree.rs`).
 //! Text kuuids keep time order only under a byte-order collation
 //! (`COLLATE "C"`, SQLite's `BINARY`).
 //!

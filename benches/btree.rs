@@ -5,7 +5,7 @@
 //! against a secondary index on a timestamp column.
 //!
 //! ```sh
-//! cargo run --release --example btree -- --rows 200000 --out target/btree \
+//! cargo bench --bench btree -- --rows 200000 --out target/btree \
 //!     [--pg "host=/tmp/pg user=kuuid dbname=postgres"] [--batch 10000]
 //! ```
 //!
@@ -131,6 +131,8 @@ fn args() -> Result<Args, String> {
             "--batch" => a.batch = value()?.parse().map_err(|e| format!("--batch: {e}"))?,
             "--out" => a.out = PathBuf::from(value()?),
             "--pg" => a.pg = Some(value()?),
+            // What `cargo bench` passes every bench target.
+            "--bench" => {}
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
