@@ -360,7 +360,7 @@ mod fallback {
     #[inline(never)]
     pub(super) fn mint<const LEN: usize>(prefix: &Prefix) -> Id<LEN> {
         let words: [u32; MAX_GROUPS] = os_words();
-        let id = engine::assemble_id(prefix.as_bytes(), words.map(engine::scalar::group_bits));
+        let id = engine::assemble_id(prefix.as_bytes(), engine::scalar::four_group_bits(words));
         Id::from_valid(id[..LEN].try_into().expect("LEN <= 32"))
     }
 
@@ -376,7 +376,7 @@ mod fallback {
         let mut words: [u32; MAX_GROUPS] = os_words();
         words[0] = first;
         let prefix = Layout::MILLIS.prefix_of_units(ms);
-        let id = engine::assemble_id(prefix.as_bytes(), words.map(engine::scalar::group_bits));
+        let id = engine::assemble_id(prefix.as_bytes(), engine::scalar::four_group_bits(words));
         Kuuid::from_valid(id)
     }
 

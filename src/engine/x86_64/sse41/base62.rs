@@ -26,7 +26,7 @@
 use std::arch::x86_64::*;
 
 use crate::engine::divide::{COMBINE, DIV62, DIV3844, M4, PAIR};
-use crate::engine::scalar::group_bits;
+use crate::engine::scalar::four_group_bits;
 use crate::engine::{MAX_ID_LEN, PREFIX_LEN, assemble_id};
 
 /// Ids per block of the staged loop: 1 KiB of stack, in L1 between passes.
@@ -267,7 +267,7 @@ unsafe fn scalar_id(prefix: &[u8; PREFIX_LEN], words: *const u32, out: *mut u8) 
     // SAFETY: the caller's contract, both.
     unsafe {
         let w = words.cast::<[u32; 4]>().read_unaligned();
-        let id = assemble_id(prefix, w.map(group_bits));
+        let id = assemble_id(prefix, four_group_bits(w));
         out.cast::<[u8; MAX_ID_LEN]>().write_unaligned(id);
     }
 }
