@@ -5,13 +5,15 @@
 //! against a secondary index on a timestamp column.
 //!
 //! ```sh
-//! cargo bench --bench btree -- --rows 200000 --out target/btree \
+//! cargo bench --bench btree -- --rows 200000 --out "$PWD/target/btree" \
 //!     [--pg "host=/tmp/pg user=kuuid dbname=postgres"] [--batch 10000]
 //! ```
 //!
 //! Writes `btree.md` (the tables), one SVG plot and one CSV of the curves
-//! per database into `--out`, prints the tables, and shows a progress bar
-//! on stderr when it is a terminal.
+//! per database into `--out` (the workspace's `target/btree` by default; a
+//! relative path is relative to `benches/`, where cargo runs a bench),
+//! prints the tables, and shows a progress bar on stderr when it is a
+//! terminal.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -120,7 +122,9 @@ fn args() -> Result<Args, String> {
     let mut a = Args {
         rows: 200_000,
         batch: 10_000,
-        out: PathBuf::from("target/btree"),
+        // The workspace's target/: cargo runs a bench in its package's
+        // directory (benches/), so a relative --out is relative to that.
+        out: Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/btree"),
         pg: None,
     };
     let mut it = std::env::args().skip(1);

@@ -17,6 +17,17 @@
 //! (`TimeSource`, `SystemClock`, `ManualClock`) and `Seen` plug into no
 //! public API: they are public only with feature `internals`, for kuuid's
 //! own tests, benches and `kuuid bench`, with no stability promise.
+//!
+//! ```
+//! use kuuid::clock::Ticker;
+//!
+//! let ticker = Ticker::start()?;
+//! assert!(Ticker::is_running());
+//! let id = kuuid::id(); // its time is the ticker's word, not a clock call
+//! assert_eq!(id.as_str().len(), 32);
+//! drop(ticker);
+//! # Ok::<(), std::io::Error>(())
+//! ```
 
 mod monotonic;
 mod ticker;

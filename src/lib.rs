@@ -184,6 +184,16 @@ mod word;
 /// "kuuid::serde::as_str")]` writes text in every format, `any` reads text
 /// or bytes from self-describing ones. The plain `Serialize`/`Deserialize`
 /// impls need no adapter.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Doc {
+///     #[serde(with = "kuuid::serde::as_str")]
+///     _id: kuuid::Uuid7,
+/// }
+/// let json = serde_json::to_string(&Doc { _id: kuuid::Uuid7::MIN }).unwrap();
+/// assert_eq!(json, r#"{"_id":"00000000-0000-7000-8000-000000000000"}"#);
+/// ```
 #[cfg(feature = "serde")]
 pub mod serde {
     pub use crate::external::serde::{IdText, any, as_str};

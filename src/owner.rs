@@ -101,6 +101,12 @@ pub struct Owner<A = DefaultAtomic> {
 
 impl Owner {
     /// A free word.
+    ///
+    /// ```
+    /// static LOCK: kuuid::process::Owner = kuuid::process::Owner::new();
+    /// LOCK.acquire(std::process::id(), || unreachable!("free"));
+    /// LOCK.release();
+    /// ```
     #[cfg(not(loom))]
     pub const fn new() -> Self {
         Owner {
@@ -131,6 +137,28 @@ impl<A: OwnerAtomic> Owner<A> {
     /// `std::process::id()`), calling `wait` while a thread of this process
     /// holds it. A word that names another process was left by a parent's
     /// thread that the fork did not copy: it is taken over at once.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use kuuid::process::Owner;
+    ///
+    /// static LOCK: Owner = Owner::new();
+    /// let me = std::process::id();
+    /// LOCK.acquire(me, || {});
+    /// let waited = AtomicBool::new(false);
+    /// std::thread::scope(|s| {
+    ///     // Another thread of this process waits until the holder lets go.
+    ///     let other = s.spawn(|| {
+    ///         LOCK.acquire(me, || waited.store(true, Ordering::Relaxed));
+    ///         LOCK.release();
+    ///     });
+    ///     while !waited.load(Ordering::Relaxed) {
+    ///         std::thread::yield_now();
+    ///     }
+    ///     LOCK.release();
+    ///     other.join().unwrap();
+    /// });
+    /// ```
     pub fn acquire(&self, pid: u32, mut wait: impl FnMut()) {
         // Plus one: any u32 is a process id, and 0 means free.
         let pid = u64::from(pid) + 1;
@@ -152,6 +180,15 @@ impl<A: OwnerAtomic> Owner<A> {
     }
 
     /// Frees the word (its holder calls this).
+    ///
+    /// ```
+    /// static LOCK: kuuid::process::Owner = kuuid::process::Owner::new();
+    /// let me = std::process::id();
+    /// LOCK.acquire(me, || {});
+    /// LOCK.release();
+    /// LOCK.acquire(me, || unreachable!("released above"));
+    /// # LOCK.release();
+    /// ```
     pub fn release(&self) {
         self.word.store(0, Ordering::Release);
     }
@@ -159,6 +196,18 @@ impl<A: OwnerAtomic> Owner<A> {
     /// [`acquire`](Self::acquire)s the word and frees it when the guard
     /// drops, also by a panic (a lock left held would make every other
     /// thread wait forever).
+    ///
+    /// ```
+    /// static LOCK: kuuid::process::Owner = kuuid::process::Owner::new();
+    /// let me = std::process::id();
+    /// let caught = std::panic::catch_unwind(|| {
+    ///     let _held = LOCK.hold(me, || {});
+    ///     panic!("inside the critical section");
+    /// });
+    /// assert!(caught.is_err());
+    /// // The panic dropped the guard: the word is free.
+    /// let _held = LOCK.hold(me, || unreachable!("freed by the unwind"));
+    /// ```
     pub fn hold(&self, pid: u32, wait: impl FnMut()) -> Held<'_, A> {
         self.acquire(pid, wait);
         Held(self)
@@ -166,6 +215,15 @@ impl<A: OwnerAtomic> Owner<A> {
 }
 
 /// The word held by [`Owner::hold`]: released when dropped.
+///
+/// ```
+/// static LOCK: kuuid::process::Owner = kuuid::process::Owner::new();
+/// let me = std::process::id();
+/// let held: kuuid::process::Held<'_> = LOCK.hold(me, || {});
+/// drop(held);
+/// LOCK.acquire(me, || unreachable!("dropped above"));
+/// # LOCK.release();
+/// ```
 #[must_use = "the lock is released when the guard is dropped"]
 pub struct Held<'a, A: OwnerAtomic = DefaultAtomic>(&'a Owner<A>);
 

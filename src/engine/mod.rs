@@ -1,6 +1,21 @@
 //! The base62 engine: turns prefix bytes and random words into id text, and
-//! id text back into words. It is also the crate's one SIMD tree: every
-//! intrinsic lives here, by target, then instruction set, then algorithm
+//! id text back into words.
+//!
+//! ```
+//! use kuuid::engine::{Isa, isa};
+//!
+//! // Every path this CPU runs decodes the same ids.
+//! let text = [kuuid::id(), kuuid::id()].map(|id| id.to_string()).concat();
+//! for path in Isa::available() {
+//!     let mut ids = [kuuid::Kuuid::default(); 2];
+//!     kuuid::Kuuid::parse_many_with(path, text.as_bytes(), 32, &mut ids)?;
+//!     assert_eq!(ids.map(|id| id.to_string()).concat(), text);
+//! }
+//! assert!(Isa::available().contains(&isa()));
+//! # Ok::<(), kuuid::Error>(())
+//! ```
+//!
+//! It is also the crate's one SIMD tree: every intrinsic lives here, by target, then instruction set, then algorithm
 //! (after memchr's `src/arch/`; `tests/library/structure.rs` checks).
 //!
 //! Layout: `scalar` is the reference every other path is tested against;
@@ -71,6 +86,15 @@ pub use hex_batch::{HexShape, hex_one_by_one, hex_with};
 pub use isa::{Isa, IsaError, isa};
 
 /// The kuuid alphabet, in ASCII order so that byte order is numeric order.
+///
+/// ```
+/// use kuuid::engine::ALPHABET;
+///
+/// assert!(ALPHABET.is_sorted());
+/// assert_eq!(kuuid::Kuuid1::from_parts(kuuid::prefix(), &[61])?.random_str(), "00000z");
+/// assert_eq!(ALPHABET[61], b'z');
+/// # Ok::<(), kuuid::Error>(())
+/// ```
 pub const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /// The alphabet padded to 64 bytes for one-register table lookups (`vpermb`,
@@ -87,14 +111,47 @@ pub(crate) const ALPHABET64: [u8; 64] = {
 };
 
 /// Characters of the timestamp prefix.
+///
+/// ```
+/// assert_eq!(kuuid::prefix().as_str().len(), kuuid::engine::PREFIX_LEN);
+/// ```
 pub const PREFIX_LEN: usize = 8;
 /// Characters of one random group (one `u32`).
+///
+/// ```
+/// use kuuid::engine::{GROUP_LEN, PREFIX_LEN};
+///
+/// assert_eq!(kuuid::id().random_str().len(), 4 * GROUP_LEN);
+/// assert_eq!(kuuid::ids().as_str().len(), PREFIX_LEN + 2 * GROUP_LEN);
+/// ```
 pub const GROUP_LEN: usize = 6;
 /// Characters of the longest id (4 groups), the unit the batch encoder writes.
+///
+/// ```
+/// assert_eq!(kuuid::id().as_str().len(), kuuid::engine::MAX_ID_LEN);
+/// ```
 pub const MAX_ID_LEN: usize = PREFIX_LEN + GROUP_LEN * 4;
 /// `62^8`: every prefix value is below this.
+///
+/// ```
+/// use kuuid::{Kuuid, Layout};
+///
+/// // The largest prefix, `zzzzzzzz`, is PREFIX_LIMIT - 1 seconds after 1970.
+/// let last: Kuuid = "zzzzzzzz000000000000000000000000".parse()?;
+/// assert_eq!(last.timestamp(Layout::SECONDS).as_secs(), kuuid::engine::PREFIX_LIMIT - 1);
+/// # Ok::<(), kuuid::ParseError>(())
+/// ```
 pub const PREFIX_LIMIT: u64 = 62u64.pow(8);
 /// The largest value a group may hold (`4gfFC3`).
+///
+/// ```
+/// use kuuid::Kuuid1;
+///
+/// let top: Kuuid1 = "000000004gfFC3".parse()?;
+/// assert_eq!(u64::from(top.random_words()[0]), kuuid::engine::MAX_GROUP);
+/// assert!("000000004gfFC4".parse::<Kuuid1>().is_err());
+/// # Ok::<(), kuuid::ParseError>(())
+/// ```
 pub const MAX_GROUP: u64 = u32::MAX as u64;
 
 /// Why an engine call was refused: the path, or the buffers.

@@ -43,6 +43,15 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in CouchDB's documentation order.
+    ///
+    /// ```
+    /// use kuuid::couch::Algorithm;
+    ///
+    /// for a in Algorithm::ALL {
+    ///     assert_eq!(a.name().parse::<Algorithm>()?, a);
+    /// }
+    /// # Ok::<(), kuuid::couch::Error>(())
+    /// ```
     pub const ALL: [Algorithm; 6] = [
         Algorithm::Random,
         Algorithm::Sequential,

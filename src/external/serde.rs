@@ -49,17 +49,62 @@ const BYTES_MAX: usize = 36;
 /// What serde needs of an id type: its text, its binary form and a strict
 /// parser that takes either. Implemented for every [`Id`] length,
 /// [`AnyKuuid`], [`Uuid7`], [`Simple`] and [`ObjectId`]; sealed.
+///
+/// ```
+/// use kuuid::serde::IdText;
+///
+/// // Generic over every id type, as a serde adapter of your own would be.
+/// fn round_trip<T: IdText + PartialEq + std::fmt::Debug>(id: T) {
+///     let back = id.with_binary(|bytes| T::parse_any(bytes)).unwrap();
+///     assert_eq!(back, id);
+///     assert_eq!(id.with_text(|text| T::parse_any(text.as_bytes())), Ok(back));
+/// }
+/// round_trip(kuuid::id());
+/// round_trip(kuuid::v7());
+/// round_trip(kuuid::object_id());
+/// ```
 pub trait IdText: Sized + sealed::Sealed {
     /// Calls `f` with the id's text (what [`as_str`] writes everywhere).
+    ///
+    /// ```
+    /// use kuuid::serde::IdText;
+    ///
+    /// let text = kuuid::ObjectId::default().with_text(str::to_owned);
+    /// assert_eq!(text, "000000000000000000000000");
+    /// ```
     fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R;
     /// Calls `f` with what binary formats get: a kuuid's ASCII text, a
     /// UUID's 16 bytes, an ObjectId's 12.
+    ///
+    /// ```
+    /// use kuuid::serde::IdText;
+    ///
+    /// assert_eq!(kuuid::v7().with_binary(<[u8]>::len), 16);
+    /// assert_eq!(kuuid::object_id().with_binary(<[u8]>::len), 12);
+    /// assert_eq!(kuuid::id().with_binary(<[u8]>::len), 32);
+    /// ```
     fn with_binary<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
         self.with_text(|text| f(text.as_bytes()))
     }
     /// Strict parsing of the text, or of the binary form.
+    ///
+    /// ```
+    /// use kuuid::{serde::IdText, Uuid7};
+    ///
+    /// let text = Uuid7::parse_any(b"00000000-0000-7000-8000-000000000000");
+    /// assert_eq!(text, Ok(Uuid7::MIN));
+    /// assert_eq!(Uuid7::parse_any(Uuid7::MIN.as_bytes()), Ok(Uuid7::MIN));
+    /// assert!(Uuid7::parse_any(b"00000000-0000-4000-8000-000000000000").is_err());
+    /// ```
     fn parse_any(bytes: &[u8]) -> Result<Self, String>;
     /// What a mismatch says was expected.
+    ///
+    /// ```
+    /// use kuuid::serde::IdText;
+    ///
+    /// let e = serde_json::from_str::<kuuid::Uuid7>("7").unwrap_err();
+    /// assert!(e.to_string().contains(kuuid::Uuid7::EXPECTING), "{e}");
+    /// ```
     const EXPECTING: &'static str;
 }
 
@@ -247,11 +292,25 @@ pub mod as_str {
     use super::*;
 
     /// Writes the id as a string.
+    ///
+    /// ```
+    /// let value = kuuid::serde::as_str::serialize(&kuuid::ObjectId::default(), serde_json::value::Serializer);
+    /// assert_eq!(value.unwrap(), "000000000000000000000000");
+    /// ```
     pub fn serialize<T: IdText, S: Serializer>(id: &T, s: S) -> Result<S::Ok, S::Error> {
         id.with_text(|text| s.serialize_str(text))
     }
 
     /// Reads a string (or bytes), strictly.
+    ///
+    /// ```
+    /// use kuuid::serde::as_str;
+    ///
+    /// let text = serde_json::json!("001eVnWK4gfFC3000000000000000000");
+    /// let id: kuuid::Kuuid = as_str::deserialize(text).unwrap();
+    /// assert_eq!(id.prefix().as_str(), "001eVnWK");
+    /// assert!(as_str::deserialize::<kuuid::Kuuid, _>(serde_json::json!("001eVnWK")).is_err());
+    /// ```
     pub fn deserialize<'de, T: IdText, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
         d.deserialize_str(IdVisitor(PhantomData))
     }
@@ -280,11 +339,26 @@ pub mod any {
     use super::*;
 
     /// Writes the id as the default impl does.
+    ///
+    /// ```
+    /// let value = kuuid::serde::any::serialize(&kuuid::Uuid7::MIN, serde_json::value::Serializer);
+    /// assert_eq!(value.unwrap(), "00000000-0000-7000-8000-000000000000");
+    /// ```
     pub fn serialize<T: IdText, S: Serializer>(id: &T, s: S) -> Result<S::Ok, S::Error> {
         serialize_id(id, s)
     }
 
     /// Reads whichever form the format holds, strictly.
+    ///
+    /// ```
+    /// use serde_json::Value;
+    ///
+    /// // JSON has no bytes: serde_json hands them over as an array.
+    /// let oid = kuuid::ObjectId::default();
+    /// let bytes: kuuid::ObjectId = kuuid::serde::any::deserialize(Value::from(vec![0u8; 12])).unwrap();
+    /// let text: kuuid::ObjectId = kuuid::serde::any::deserialize(Value::from("0".repeat(24))).unwrap();
+    /// assert_eq!((bytes, text), (oid, oid));
+    /// ```
     pub fn deserialize<'de, T: IdText, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
         d.deserialize_any(IdVisitor(PhantomData))
     }

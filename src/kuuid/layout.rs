@@ -45,12 +45,48 @@ pub struct Layout {
 
 impl Layout {
     /// Seconds, oldest first: npm `id()`.
+    ///
+    /// ```
+    /// use kuuid::{Layout, Timestamp};
+    ///
+    /// let t = Timestamp::from_millis(1_514_764_800_999);
+    /// let id = kuuid::id_at(t)?;
+    /// // Seconds: the milliseconds are not kept.
+    /// assert_eq!(id.timestamp(Layout::SECONDS).as_millis(), 1_514_764_800_000);
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
     pub const SECONDS: Layout = Layout::new(Precision::Seconds, TimeOrder::Forward);
     /// Milliseconds, oldest first: npm `idms()`.
+    ///
+    /// ```
+    /// use kuuid::{Layout, Timestamp};
+    ///
+    /// let t = Timestamp::from_millis(1_514_764_800_999);
+    /// assert_eq!(kuuid::idms_at(t)?.timestamp(Layout::MILLIS), t);
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
     pub const MILLIS: Layout = Layout::new(Precision::Millis, TimeOrder::Forward);
     /// Seconds, newest first: npm `idr()`.
+    ///
+    /// ```
+    /// use kuuid::{Layout, Timestamp};
+    ///
+    /// let (old, new) = (Timestamp::from_millis(1_000), Timestamp::from_millis(2_000));
+    /// let (a, b) = (kuuid::idr_at(old)?, kuuid::idr_at(new)?);
+    /// assert!(b < a, "the newer id sorts first");
+    /// assert_eq!(b.timestamp(Layout::SECONDS_REVERSE), new);
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
     pub const SECONDS_REVERSE: Layout = Layout::new(Precision::Seconds, TimeOrder::Reverse);
     /// Milliseconds, newest first: npm `idmsr()`.
+    ///
+    /// ```
+    /// use kuuid::{Layout, Timestamp};
+    ///
+    /// let t = Timestamp::from_millis(1_514_764_800_999);
+    /// assert_eq!(kuuid::idmsr_at(t)?.timestamp(Layout::MILLIS_REVERSE), t);
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
     pub const MILLIS_REVERSE: Layout = Layout::new(Precision::Millis, TimeOrder::Reverse);
 
     /// A layout from its two parts.

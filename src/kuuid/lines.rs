@@ -6,6 +6,17 @@ use crate::kuuid::id::AnyKuuid;
 use crate::parse::ParseError;
 
 /// One line of [`parse_lines`]: its number, its text, and the id or the fault.
+///
+/// ```
+/// use kuuid::ParsedLine;
+///
+/// let text = b"  00000000000001  \n000000004gfFC4\n";
+/// let mut lines = kuuid::parse_lines(text);
+/// let first: ParsedLine = lines.next().unwrap();
+/// assert_eq!((first.line, first.text), (1, &b"00000000000001"[..]));
+/// let second = lines.next().unwrap();
+/// assert_eq!(second.id, Err(kuuid::ParseError::GroupOverflow { index: 8 }));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParsedLine<'a> {
     /// 1-based line number in the text.
@@ -40,6 +51,19 @@ pub fn parse_lines(text: &[u8]) -> ParseLines<'_> {
 }
 
 /// The iterator of [`parse_lines`].
+///
+/// ```
+/// // Count the good lines and report the bad ones, in one pass.
+/// let text = b"001eVnWK4gfFC3000000000000000000\nnope\n001eVnWK4gfFC3000000000000000001\n";
+/// let mut good = 0;
+/// for line in kuuid::parse_lines(text) {
+///     match line.id {
+///         Ok(_) => good += 1,
+///         Err(e) => assert_eq!((line.line, line.text), (2, &b"nope"[..]), "{e}"),
+///     }
+/// }
+/// assert_eq!(good, 2);
+/// ```
 #[derive(Clone, Debug)]
 pub struct ParseLines<'a> {
     rest: &'a [u8],

@@ -129,6 +129,18 @@ impl KeyRange {
 /// A [`KeyRange`] among keys that share a prefix (a document type), from
 /// [`KeyRange::with_prefix`]: the same interval, with the prefix in front
 /// of both keys.
+///
+/// ```
+/// use kuuid::{KeyRange, Layout};
+///
+/// let day = KeyRange::new(Layout::SECONDS, "2024-05-01T00:00:00Z", "2024-05-02T00:00:00Z")?;
+/// let orders = day.with_prefix("order:");
+/// let id = kuuid::id_at("2024-05-01T12:00:00Z")?;
+/// assert!(orders.contains(&format!("order:{id}")));
+/// assert!(!orders.contains(&format!("user:{id}")));
+/// assert!(orders.startkey().starts_with("order:"));
+/// # Ok::<(), kuuid::Error>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct PrefixedKeyRange {
     startkey: String,

@@ -18,6 +18,13 @@ use crate::engine::ALPHABET;
 use crate::error::order::OrderError;
 
 /// The most random bits a jittered key takes.
+///
+/// ```
+/// use kuuid::order::{MAX_JITTER_BITS, key_between_jittered};
+///
+/// assert!(key_between_jittered(Some("a0"), Some("a1"), MAX_JITTER_BITS).is_ok());
+/// assert!(key_between_jittered(Some("a0"), Some("a1"), MAX_JITTER_BITS + 1).is_err());
+/// ```
 pub const MAX_JITTER_BITS: u32 = 64;
 
 /// Like [`key_between`](super::key_between), then moved up by one of

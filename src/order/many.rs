@@ -13,6 +13,17 @@ use crate::error::order::OrderError;
 
 /// The most keys one call makes: far past what memory holds, and small
 /// enough that the spacing arithmetic cannot overflow.
+///
+/// ```
+/// use kuuid::order::{KeyBuf, MAX_KEYS, n_keys_between_part_into};
+///
+/// // The first three of MAX_KEYS keys, without making the rest.
+/// let mut buf = KeyBuf::new();
+/// let n = usize::try_from(MAX_KEYS).unwrap();
+/// n_keys_between_part_into(None, None, n, 0..3, &mut buf).unwrap();
+/// assert_eq!(buf.len(), 3);
+/// assert!(n_keys_between_part_into(None, None, n + 1, 0..3, &mut buf).is_err());
+/// ```
 pub const MAX_KEYS: u64 = 1 << 40;
 
 /// Appends the key between `a` and `b` to `buf`: [`key_between`]'s key,

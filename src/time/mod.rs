@@ -10,6 +10,14 @@ mod rfc3339;
 pub use error::{TimeError, TimeField};
 
 /// The unit of the timestamp prefix.
+///
+/// ```
+/// use kuuid::{Layout, Precision, TimeOrder};
+///
+/// assert_eq!(Precision::default(), Precision::Seconds);
+/// assert_eq!(Layout::new(Precision::Millis, TimeOrder::Forward), Layout::MILLIS);
+/// assert_eq!(Precision::Millis.to_string(), "millisecond");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Precision {
     /// Seconds since 1970 (npm `id`, `idr`, `ids`, `idsr`).
@@ -47,6 +55,13 @@ pub struct Timestamp {
 
 impl Timestamp {
     /// 1970-01-01T00:00:00Z.
+    ///
+    /// ```
+    /// use kuuid::Timestamp;
+    ///
+    /// assert_eq!(Timestamp::EPOCH.as_millis(), 0);
+    /// assert_eq!(Timestamp::EPOCH.to_string(), "1970-01-01T00:00:00Z");
+    /// ```
     pub const EPOCH: Timestamp = Timestamp { ms: 0 };
 
     /// Milliseconds since 1970.
@@ -290,6 +305,16 @@ impl TryFrom<SystemTime> for Timestamp {
 /// ```
 pub trait IntoTimestamp {
     /// Converts, or says why not.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use kuuid::IntoTimestamp;
+    ///
+    /// let t = (UNIX_EPOCH + Duration::from_millis(1500)).into_timestamp()?;
+    /// assert_eq!(t.as_millis(), 1500);
+    /// assert!((UNIX_EPOCH - Duration::from_secs(1)).into_timestamp().is_err());
+    /// # Ok::<(), kuuid::TimeError>(())
+    /// ```
     fn into_timestamp(self) -> Result<Timestamp, TimeError>;
 }
 

@@ -30,6 +30,16 @@ pub enum Format {
 
 impl Format {
     /// Every format.
+    ///
+    /// ```
+    /// use kuuid::couch::Format;
+    ///
+    /// for f in Format::ALL {
+    ///     let mut text = String::new();
+    ///     f.encode_into(u128::MAX, &mut text);
+    ///     assert_eq!(text.len(), f.len(), "{}", f.name());
+    /// }
+    /// ```
     pub const ALL: [Format; 3] = [Format::Base16, Format::Rfc9562, Format::Base36];
 
     /// The name in CouchDB's configuration.

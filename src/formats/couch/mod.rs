@@ -2,6 +2,16 @@
 //! `couch_uuids.erl` (apache/couchdb main), minted on this crate's
 //! per-thread secure randomness.
 //!
+//! ```
+//! use kuuid::couch::{Algorithm, Format, Uuids};
+//!
+//! let v7 = Uuids::new(Algorithm::UuidV7).format(Format::Rfc9562);
+//! let text = v7.generate()?;
+//! assert_eq!(text.len(), 36);
+//! assert!(v7.decode(&text).is_ok());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! | [`Algorithm`] | text |
 //! |---|---|
 //! | `random` | 32 lowercase hex of 16 random bytes |

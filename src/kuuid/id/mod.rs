@@ -24,6 +24,11 @@ use crate::time::Timestamp;
 use random::words_of;
 
 /// Most random groups an id can carry (128 bits).
+///
+/// ```
+/// assert_eq!(kuuid::Kuuid::GROUPS, kuuid::MAX_GROUPS);
+/// assert_eq!(kuuid::id().random_words().len(), kuuid::MAX_GROUPS);
+/// ```
 pub const MAX_GROUPS: usize = 4;
 /// Length of the longest id (8 + 4 * 6).
 pub const MAX_LEN: usize = crate::engine::MAX_ID_LEN;
@@ -53,18 +58,52 @@ const ANY_LEN: &[usize] = &[14, 20, 26, 32];
 pub struct Id<const LEN: usize>([u8; LEN]);
 
 /// The standard kuuid: 32 characters, 128 random bits (npm `id()`).
+///
+/// ```
+/// let id: kuuid::Kuuid = kuuid::id();
+/// assert_eq!(id.as_str().len(), 32);
+/// assert_eq!(id.as_str().parse::<kuuid::Kuuid>(), Ok(id));
+/// ```
 pub type Kuuid = Id<32>;
 /// Three random groups: 26 characters, 96 random bits (npm `id({random: 3})`).
+///
+/// ```
+/// use kuuid::Kuuid3;
+///
+/// let id = Kuuid3::from_parts(kuuid::prefix(), &[1, 2, 3])?;
+/// assert_eq!(id.as_str().len(), 26);
+/// assert_eq!(&*id.random_words(), &[1, 2, 3]);
+/// # Ok::<(), kuuid::Error>(())
+/// ```
 pub type Kuuid3 = Id<26>;
 /// The short form: 20 characters, 64 random bits (npm `ids()`, `idsr()`:
 /// seconds, oldest and newest first).
+///
+/// ```
+/// let id: kuuid::ShortKuuid = kuuid::ids();
+/// assert_eq!(id.as_str().len(), 20);
+/// assert_eq!(id.random_words().len(), 2);
+/// ```
 pub type ShortKuuid = Id<20>;
 /// One random group: 14 characters, 32 random bits (npm `id({random: 1})`).
+///
+/// ```
+/// use kuuid::Kuuid1;
+///
+/// let id: Kuuid1 = "001eVnWK4gfFC3".parse()?;
+/// assert_eq!(&*id.random_words(), &[u32::MAX]);
+/// # Ok::<(), kuuid::ParseError>(())
+/// ```
 pub type Kuuid1 = Id<14>;
 
 impl<const LEN: usize> Id<LEN> {
     /// The number of random groups; using an `Id` of any other length than
     /// 14, 20, 26 or 32 is a compile-time error.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::Kuuid::GROUPS, 4);
+    /// assert_eq!(kuuid::ShortKuuid::GROUPS, 2);
+    /// ```
     pub const GROUPS: usize = {
         assert!(
             LEN >= PREFIX_LEN + GROUP_LEN
