@@ -32,6 +32,14 @@ pub trait CounterStore: Send + Sync + 'static {
     /// another); creates row `row.shard` at `first` if it does not exist;
     /// then, if `next + len <= limit`, moves it to `next + len` and returns
     /// the old `next`, and otherwise leaves it and returns `None`.
+    ///
+    /// ```
+    /// use kuuid_sequence::{CounterStore, MemoryCounters, Row};
+    /// let m = MemoryCounters::new();
+    /// assert_eq!(m.advance(Row::single("n"), 1, 10, 100).unwrap(), Some(1));
+    /// assert_eq!(m.advance(Row::single("n"), 1, 95, 100).unwrap(), None);
+    /// assert_eq!(m.get("n"), Some(11), "a refused advance leaves the row");
+    /// ```
     fn advance(
         &self,
         row: Row<'_>,
@@ -41,12 +49,22 @@ pub trait CounterStore: Send + Sync + 'static {
     ) -> Result<Option<u64>, BoxError>;
 
     /// The largest value the store's integers hold (`i64::MAX` for SQL).
+    ///
+    /// ```
+    /// use kuuid_sequence::{CounterStore, MemoryCounters};
+    /// assert_eq!(MemoryCounters::new().max_value(), u64::MAX);
+    /// ```
     fn max_value(&self) -> u64 {
         u64::MAX
     }
 
     /// Whether leases are slow enough (a database round trip) to be worth
     /// a background thread; see [`BlockSource::prefetch_in_background`].
+    ///
+    /// ```
+    /// use kuuid_sequence::{CounterStore, MemoryCounters};
+    /// assert!(!MemoryCounters::new().prefetch_in_background());
+    /// ```
     fn prefetch_in_background(&self) -> bool {
         true
     }
@@ -94,6 +112,16 @@ pub struct Counter<C> {
 
 impl<C: CounterStore> Counter<C> {
     /// The counter `name` in `store`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use kuuid_sequence::{BlockSource, Counter, MemoryCounters};
+    /// // Two counters in one store: names keep them apart.
+    /// let store = Arc::new(MemoryCounters::new());
+    /// let (a, b) = (Counter::new(store.clone(), "a"), Counter::new(store, "b"));
+    /// assert_eq!((a.lease(5)?, b.lease(5)?, a.lease(5)?), (1, 1, 6));
+    /// # Ok::<(), kuuid_sequence::Error>(())
+    /// ```
     pub fn new(store: C, name: impl Into<String>) -> Self {
         Counter {
             store,
@@ -104,6 +132,16 @@ impl<C: CounterStore> Counter<C> {
     }
 
     /// Where a new counter starts (an existing one keeps its value).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use kuuid_sequence::{BlockSource, Counter, MemoryCounters};
+    /// let store = Arc::new(MemoryCounters::new());
+    /// assert_eq!(Counter::new(store.clone(), "n").starting_at(500).lease(1)?, 500);
+    /// // The counter exists now: another start is ignored.
+    /// assert_eq!(Counter::new(store, "n").starting_at(7).lease(1)?, 501);
+    /// # Ok::<(), kuuid_sequence::Error>(())
+    /// ```
     pub fn starting_at(mut self, first: u64) -> Self {
         self.first = first;
         self
@@ -126,6 +164,14 @@ impl<C: CounterStore> Counter<C> {
     }
 
     /// The store.
+    ///
+    /// ```
+    /// use kuuid_sequence::{BlockSource, Counter, MemoryCounters};
+    /// let c = Counter::new(MemoryCounters::new(), "n");
+    /// c.lease(10)?;
+    /// assert_eq!(c.store().get("n"), Some(11));
+    /// # Ok::<(), kuuid_sequence::Error>(())
+    /// ```
     pub fn store(&self) -> &C {
         &self.store
     }
@@ -197,6 +243,13 @@ pub struct ShardedCounter<C> {
 impl<C: CounterStore> ShardedCounter<C> {
     /// `shards` rows of counter `name`, each owning `range` values. Fails
     /// if `shards * range` passes the store's integers.
+    ///
+    /// ```
+    /// use kuuid_sequence::{Error, MemoryCounters, ShardedCounter};
+    /// assert!(ShardedCounter::new(MemoryCounters::new(), "n", 16, 1 << 40).is_ok());
+    /// let too_big = ShardedCounter::new(MemoryCounters::new(), "n", 16, u64::MAX / 8);
+    /// assert!(matches!(too_big, Err(Error::Length { .. })));
+    /// ```
     pub fn new(store: C, name: impl Into<String>, shards: u64, range: u64) -> Result<Self, Error> {
         let max = store.max_value();
         let length = |what, value, max| Error::Length { what, value, max };
@@ -215,11 +268,25 @@ impl<C: CounterStore> ShardedCounter<C> {
     }
 
     /// The store.
+    ///
+    /// ```
+    /// use kuuid_sequence::{MemoryCounters, ShardedCounter};
+    /// let s = ShardedCounter::new(MemoryCounters::new(), "n", 4, 1000)?;
+    /// assert_eq!(s.store().get("n"), None, "no single counter of that name");
+    /// # Ok::<(), kuuid_sequence::Error>(())
+    /// ```
     pub fn store(&self) -> &C {
         &self.store
     }
 
     /// The sharding recorded with the counter.
+    ///
+    /// ```
+    /// use kuuid_sequence::{MemoryCounters, ShardedCounter, Sharding};
+    /// let s = ShardedCounter::new(MemoryCounters::new(), "n", 4, 1000)?;
+    /// assert_eq!(s.sharding(), Sharding::Sharded { shards: 4, range: 1000 });
+    /// # Ok::<(), kuuid_sequence::Error>(())
+    /// ```
     pub fn sharding(&self) -> Sharding {
         Sharding::Sharded {
             shards: self.shards,

@@ -7,9 +7,27 @@ use super::render;
 use super::sharding::{ShardingMismatchError, ShardingParseError};
 
 /// The error a database driver's failure is wrapped in.
+///
+/// ```
+/// use kuuid_sequence::{BoxError, Error};
+/// let driver: BoxError = "connection reset".into();
+/// assert_eq!(Error::Store(driver).to_string(), "counter store: connection reset");
+/// ```
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// What went wrong leasing or handing out values.
+///
+/// ```
+/// use kuuid_sequence::{BlockSource, Counter, Error, MemoryCounters};
+/// let c = Counter::new(MemoryCounters::new(), "n").up_to(5);
+/// match c.lease(10) {
+///     Err(Error::Exhausted { .. }) => {} // the counter is used up
+///     other => panic!("{other:?}"),
+/// }
+/// // kuuid's errors convert, so `?` works on both crates' calls.
+/// let e: Error = kuuid::try_rand(5).unwrap_err().into();
+/// assert!(matches!(e, Error::Id(_)));
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {

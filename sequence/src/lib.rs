@@ -225,6 +225,16 @@ impl<S: BlockSource> Sequence<S> {
     }
 
     /// The source blocks are leased from.
+    ///
+    /// ```
+    /// use kuuid_sequence::{Counter, MemoryCounters, Sequence};
+    /// let seq = Sequence::new(Counter::new(MemoryCounters::new(), "n"), 100)?;
+    /// seq.next()?;
+    /// // Whole blocks are leased (the first, perhaps the next ahead).
+    /// let next = seq.source().store().get("n").unwrap();
+    /// assert!(next > 100 && (next - 1) % 100 == 0, "{next}");
+    /// # Ok::<(), kuuid_sequence::Error>(())
+    /// ```
     pub fn source(&self) -> &S {
         &self.shared.source
     }

@@ -50,6 +50,11 @@ impl Default for MemoryCounters {
 
 impl MemoryCounters {
     /// No counters yet.
+    ///
+    /// ```
+    /// let m = kuuid_sequence::MemoryCounters::new();
+    /// assert_eq!(m.get("n"), None);
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }

@@ -1,15 +1,39 @@
 //! Sequence values as text: fixed-width decimal (account numbers) and
 //! fixed-width base62 in the kuuid alphabet (short keys that sort by
 //! value as raw bytes, with no time in them).
+//!
+//! ```
+//! use kuuid_sequence::render::{BASE62_LEN, decode_base62, encode_base62, encode_decimal};
+//!
+//! let mut buf = [0; 12];
+//! assert_eq!(encode_decimal(42, 12, &mut buf)?, "000000000042");
+//! let mut key = [0; BASE62_LEN];
+//! let text = encode_base62(42, &mut key).to_owned();
+//! assert_eq!(decode_base62(&text)?, 42);
+//! # Ok::<(), kuuid_sequence::render::RenderError>(())
+//! ```
 
 use std::fmt;
 
 use kuuid::engine::ALPHABET;
 
 /// Digits of a `u64` in base62: 62^11 > 2^64.
+///
+/// ```
+/// use kuuid_sequence::render::{BASE62_LEN, encode_base62};
+/// assert_eq!(encode_base62(u64::MAX, &mut [0; BASE62_LEN]), "LygHa16AHYF");
+/// assert_eq!(encode_base62(0, &mut [0; BASE62_LEN]), "00000000000");
+/// ```
 pub const BASE62_LEN: usize = 11;
 
 /// Digits of the largest `u64` in decimal.
+///
+/// ```
+/// use kuuid_sequence::render::{MAX_DECIMAL_WIDTH, encode_decimal};
+/// let mut buf = [0; MAX_DECIMAL_WIDTH + 1];
+/// assert_eq!(encode_decimal(u64::MAX, MAX_DECIMAL_WIDTH, &mut buf).unwrap().len(), 20);
+/// assert!(encode_decimal(1, MAX_DECIMAL_WIDTH + 1, &mut buf).is_err());
+/// ```
 pub const MAX_DECIMAL_WIDTH: usize = 20;
 
 /// Every decimal width, so that a wrong length names the one asked for as
@@ -25,6 +49,13 @@ static WIDTHS: [usize; MAX_DECIMAL_WIDTH + 1] = {
 };
 
 /// Why a value could not be rendered or read back.
+///
+/// ```
+/// use kuuid_sequence::render::{RenderError, decode_base62, encode_decimal};
+/// let mut buf = [0; 3];
+/// assert_eq!(encode_decimal(1000, 3, &mut buf), Err(RenderError::TooWide { value: 1000, width: 3 }));
+/// assert!(matches!(decode_base62("0000000000-"), Err(RenderError::InvalidByte { index: 10, byte: b'-' })));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RenderError {

@@ -2,6 +2,20 @@
 //! and on a unique-constraint violation mint again (MongoDB's 12-digit
 //! account numbers). No counter and no coordination; the price is retries,
 //! which grow as the space fills (the birthday bound).
+//!
+//! ```
+//! # #[cfg(any(feature = "sqlite", feature = "sqlite-system"))] {
+//! use kuuid_sequence::retry::{insert_unique, random_decimal};
+//!
+//! let conn = rusqlite::Connection::open_in_memory().unwrap();
+//! conn.execute("CREATE TABLE accounts (number INTEGER PRIMARY KEY)", []).unwrap();
+//! let got = insert_unique(10, || random_decimal(12).unwrap(), |n| {
+//!     conn.execute("INSERT INTO accounts VALUES (?1)", [*n as i64]).map(drop)
+//! })
+//! .unwrap();
+//! assert!(got.value < 1_000_000_000_000);
+//! # }
+//! ```
 
 use std::fmt;
 
@@ -12,13 +26,51 @@ use super::render::{MAX_DECIMAL_WIDTH, RenderError};
 /// Implemented for `rusqlite::Error` (`SQLITE_CONSTRAINT_PRIMARYKEY` and
 /// `SQLITE_CONSTRAINT_UNIQUE`), `postgres::Error` (SQLSTATE `23505`) and
 /// sqlx's `Error` (the driver's own test), behind their features.
+///
+/// ```
+/// use kuuid_sequence::retry::UniqueViolation;
+///
+/// // Your own store's error: say which failures are duplicates.
+/// #[derive(Debug)]
+/// enum PutError { Exists, Offline }
+/// impl UniqueViolation for PutError {
+///     fn is_unique_violation(&self) -> bool { matches!(self, PutError::Exists) }
+/// }
+/// assert!(PutError::Exists.is_unique_violation());
+/// assert!(!PutError::Offline.is_unique_violation());
+/// ```
 pub trait UniqueViolation {
     /// Whether this is a unique-constraint (or primary-key) violation.
+    ///
+    /// ```
+    /// # #[cfg(any(feature = "sqlite", feature = "sqlite-system"))] {
+    /// use kuuid_sequence::retry::UniqueViolation;
+    ///
+    /// let conn = rusqlite::Connection::open_in_memory().unwrap();
+    /// conn.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)", []).unwrap();
+    /// conn.execute("INSERT INTO t VALUES (1)", []).unwrap();
+    /// let twice = conn.execute("INSERT INTO t VALUES (1)", []).unwrap_err();
+    /// assert!(twice.is_unique_violation());
+    /// let missing = conn.execute("INSERT INTO nope VALUES (1)", []).unwrap_err();
+    /// assert!(!missing.is_unique_violation());
+    /// # }
+    /// ```
     fn is_unique_violation(&self) -> bool;
 }
 
 /// An insert that went in: the value and how many values were refused
 /// before it.
+///
+/// ```
+/// use kuuid_sequence::retry::{Inserted, insert_unique};
+///
+/// let mut next = 0..;
+/// // 0 and 1 are taken.
+/// let got = insert_unique(5, || next.next().unwrap(), |&v| if v < 2 { Err(Dup) } else { Ok(()) });
+/// assert_eq!(got.unwrap(), Inserted { value: 2, retries: 2 });
+/// # #[derive(Debug)] struct Dup;
+/// # impl kuuid_sequence::retry::UniqueViolation for Dup { fn is_unique_violation(&self) -> bool { true } }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Inserted<T> {
     /// The value inserted.
@@ -28,6 +80,19 @@ pub struct Inserted<T> {
 }
 
 /// Why [`insert_unique`] gave up.
+///
+/// ```
+/// use kuuid_sequence::retry::{RetryError, UniqueViolation, insert_unique};
+///
+/// #[derive(Debug)]
+/// struct Taken;
+/// impl UniqueViolation for Taken {
+///     fn is_unique_violation(&self) -> bool { true }
+/// }
+/// // A space of one value, already taken: every attempt is refused.
+/// let got = insert_unique(3, || 7u64, |_| Err::<(), _>(Taken));
+/// assert!(matches!(got, Err(RetryError::Exhausted { attempts: 3 })));
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum RetryError<E> {

@@ -87,6 +87,17 @@ impl std::error::Error for ShardingParseError {}
 /// `sharding`. Row names never mix: shard 0 of a sharded counter `a` is
 /// not a single counter named `a#0`, nor shard 0 of `a` made with another
 /// sharding.
+///
+/// ```
+/// use kuuid_sequence::{CounterStore, MemoryCounters, Row, Sharding};
+/// let m = MemoryCounters::new();
+/// let shard = |shard| Row { name: "n", shard, sharding: Sharding::Sharded { shards: 2, range: 100 } };
+/// // Each shard's row starts where the caller says (its range's start).
+/// assert_eq!(m.advance(shard(1), 101, 10, 201).unwrap(), Some(101));
+/// assert_eq!(m.advance(shard(0), 1, 10, 101).unwrap(), Some(1));
+/// // The single counter "n" is another row, refused: "n" is sharded.
+/// assert!(m.advance(Row::single("n"), 1, 10, 100).is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Row<'a> {
     /// The counter's name.

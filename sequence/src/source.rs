@@ -22,12 +22,25 @@ use super::error::Error;
 /// ```
 pub trait BlockSource: Send + Sync + 'static {
     /// Leases `len` values (at least 1) and returns the first.
+    ///
+    /// ```
+    /// use kuuid_sequence::{BlockSource, Counter, MemoryCounters};
+    /// let c = Counter::new(MemoryCounters::new(), "n");
+    /// let (a, b) = (c.lease(3)?, c.lease(3)?);
+    /// assert_eq!(b - a, 3, "the values a..a+3 are the first caller's alone");
+    /// # Ok::<(), kuuid_sequence::Error>(())
+    /// ```
     fn lease(&self, len: u64) -> Result<u64, Error>;
 
     /// Whether a [`Sequence`](super::Sequence) should lease the next block on a background
     /// thread (yes for a database: a round trip is worth a thread's
     /// wake-up; no for memory, where waking the thread costs more than the
     /// lease).
+    ///
+    /// ```
+    /// use kuuid_sequence::{BlockSource, Counter, MemoryCounters};
+    /// assert!(!Counter::new(MemoryCounters::new(), "n").prefetch_in_background());
+    /// ```
     fn prefetch_in_background(&self) -> bool {
         true
     }

@@ -54,7 +54,6 @@
 //! Data flows one way: `clock` and `layout` give the 8-byte prefix, `rng`
 //! gives the words, and this module writes text into the caller's memory.
 
-use std::fmt;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 #[cfg(target_arch = "aarch64")]
@@ -63,6 +62,7 @@ pub(crate) mod base36;
 mod bytes;
 mod decode;
 pub(crate) mod divide;
+mod error;
 pub(crate) mod hex;
 #[cfg(feature = "internals")]
 mod hex_batch;
@@ -80,6 +80,7 @@ pub(crate) use decode::decode_ids;
 #[cfg(feature = "internals")]
 #[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 pub use decode::decode_with;
+pub use error::EngineError;
 #[cfg(feature = "internals")]
 #[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 pub use hex_batch::{HexShape, hex_one_by_one, hex_with};
@@ -153,28 +154,6 @@ pub const PREFIX_LIMIT: u64 = 62u64.pow(8);
 /// # Ok::<(), kuuid::ParseError>(())
 /// ```
 pub const MAX_GROUP: u64 = u32::MAX as u64;
-
-/// Why an engine call was refused: the path, or the buffers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum EngineError {
-    /// The path cannot run here.
-    Isa(IsaError),
-    /// Groups outside 1 to 4, a stride shorter than an id, or buffers too
-    /// short for `count` ids.
-    Shape(&'static str),
-}
-
-impl fmt::Display for EngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EngineError::Isa(e) => e.fmt(f),
-            EngineError::Shape(what) => write!(f, "engine call refused: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for EngineError {}
 
 /// Batch encoder of 4-group ids. Callers guarantee: `words` has `4 * count`
 /// readable `u32`s, `out` has `(count - 1) * stride + 32` writable bytes,

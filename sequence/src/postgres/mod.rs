@@ -93,11 +93,14 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 ///
 /// # Example
 ///
-/// ```no_run
+/// ```
 /// use kuuid_sequence::{Counter, PostgresCounters, Sequence};
-/// let store = PostgresCounters::connect("postgres://app@localhost/app")?;
-/// let seq = Sequence::new(Counter::new(store, "orders"), 1000)?;
-/// let id = seq.next()?;
+/// // A server of your own, e.g. "postgres://app@localhost/app" (this
+/// // example runs where KUUID_PG_URL names one, as in kuuid's CI).
+/// let Ok(url) = std::env::var("KUUID_PG_URL") else { return Ok(()) };
+/// let store = PostgresCounters::connect(&url)?;
+/// let seq = Sequence::new(Counter::new(store, "doc-orders"), 1000)?;
+/// assert!(seq.next()? < seq.next()?);
 /// # Ok::<(), kuuid_sequence::Error>(())
 /// ```
 pub struct PostgresCounters {
@@ -155,6 +158,19 @@ impl std::error::Error for AtServer {
 impl PostgresCounters {
     /// Connects, and creates the table if it is missing; refuses a table
     /// whose columns are not the ones above.
+    ///
+    /// ```
+    /// use kuuid_sequence::PostgresCounters;
+    /// // A loopback port nothing listens on: the error names the server,
+    /// // never the password.
+    /// let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    /// let url = format!("postgres://app:hunter2@127.0.0.1:{port}/app?sslmode=disable");
+    /// let err = PostgresCounters::connect(&url).unwrap_err();
+    /// let text = format!("{err} {err:?}");
+    /// assert!(text.contains(&format!("127.0.0.1:{port}")), "{text}");
+    /// assert!(!text.contains("hunter2"), "{text}");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn connect(config: &str) -> Result<Self, Error> {
         Self::connect_with_timeout(config, DEFAULT_STATEMENT_TIMEOUT)
     }

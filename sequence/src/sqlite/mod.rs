@@ -93,6 +93,16 @@ impl Conn {
 impl SqliteCounters {
     /// Opens (or creates) the file and the table, in WAL mode; refuses a
     /// table whose columns are not the ones above.
+    ///
+    /// ```
+    /// use kuuid_sequence::{BlockSource, Counter, SqliteCounters};
+    /// let path = std::env::temp_dir().join(format!("kuuid-doc-open-{}.db", std::process::id()));
+    /// let first = Counter::new(SqliteCounters::open(&path)?, "n").lease(10)?;
+    /// // The file keeps the counter: a second store on it leases on.
+    /// assert_eq!(Counter::new(SqliteCounters::open(&path)?, "n").lease(10)?, first + 10);
+    /// # for ext in ["", "-wal", "-shm"] { let _ = std::fs::remove_file(format!("{}{ext}", path.display())); }
+    /// # Ok::<(), kuuid_sequence::Error>(())
+    /// ```
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Error> {
         Self::open_with_busy_timeout(path, BUSY_TIMEOUT)
     }
@@ -125,6 +135,14 @@ impl SqliteCounters {
     }
 
     /// The file.
+    ///
+    /// ```
+    /// use kuuid_sequence::SqliteCounters;
+    /// let path = std::env::temp_dir().join(format!("kuuid-doc-path-{}.db", std::process::id()));
+    /// assert_eq!(SqliteCounters::open(&path)?.path(), path);
+    /// # for ext in ["", "-wal", "-shm"] { let _ = std::fs::remove_file(format!("{}{ext}", path.display())); }
+    /// # Ok::<(), kuuid_sequence::Error>(())
+    /// ```
     pub fn path(&self) -> &Path {
         &self.path
     }
