@@ -48,7 +48,10 @@ pub(crate) fn pairs(x: u32) -> [u32; 3] {
 /// Writes `x` as 6 zero-padded base62 digits.
 #[inline(always)]
 pub fn encode_group(x: u32, out: &mut [u8; GROUP_LEN]) {
-    out.copy_from_slice(&group_bits(x).to_le_bytes()[..GROUP_LEN]);
+    let [a, b, c] = pairs(x);
+    out[0..2].copy_from_slice(&PAIRS[a as usize]);
+    out[2..4].copy_from_slice(&PAIRS[b as usize]);
+    out[4..6].copy_from_slice(&PAIRS[c as usize]);
 }
 
 /// `x`'s 6 digits as the low 48 bits of a little-endian word (byte `i` is
@@ -172,18 +175,6 @@ pub(crate) fn encode_ids(
     stride: usize,
     count: usize,
 ) {
-    if groups == 4 {
-        // Each id built in registers and written in four 8-byte stores
-        // (as `id()` builds its own), not twelve 2-byte ones.
-        for (i, w) in words.chunks_exact(4).take(count).enumerate() {
-            let id = id_words(prefix, four_group_bits([w[0], w[1], w[2], w[3]]));
-            let out = &mut out[i * stride..i * stride + PREFIX_LEN + 4 * GROUP_LEN];
-            for (bytes, word) in out.chunks_exact_mut(8).zip(id) {
-                bytes.copy_from_slice(&word.to_le_bytes());
-            }
-        }
-        return;
-    }
     let len = PREFIX_LEN + GROUP_LEN * groups;
     for (i, w) in words.chunks_exact(groups).take(count).enumerate() {
         let id = &mut out[i * stride..i * stride + len];

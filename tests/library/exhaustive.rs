@@ -10,7 +10,7 @@
 //! One pass serves every path (the words and the reference are made once),
 //! in chunks that stay in the L2 cache. The test profile is optimized
 //! (Cargo.toml); this is still the longest test (about a minute on 2 vCPUs
-//! of an AMD Zen 3, half of it the scalar encoder).
+//! of an AMD Zen 3, the scalar encoder the largest part).
 
 use kuuid::engine::{ALPHABET, Isa, MAX_GROUP, encode_with};
 
