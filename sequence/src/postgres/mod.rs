@@ -20,8 +20,7 @@ mod tls;
 
 use config::Target;
 
-/// How long one statement may wait for the server by default
-/// ([`PostgresCounters::connect`]).
+/// How long one statement may wait for the server ([`PostgresCounters::connect`]).
 ///
 /// ```
 /// assert_eq!(kuuid_sequence::DEFAULT_STATEMENT_TIMEOUT.as_secs(), 30);
@@ -95,11 +94,9 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 ///
 /// ```
 /// use kuuid_sequence::{Counter, PostgresCounters, Sequence};
-/// // A server of your own, e.g. "postgres://app@localhost/app" (this
-/// // example runs where KUUID_PG_URL names one, as in kuuid's CI).
+/// // Your server, e.g. "postgres://app@localhost/app" (here KUUID_PG_URL's, as in CI).
 /// let Ok(url) = std::env::var("KUUID_PG_URL") else { return Ok(()) };
-/// let store = PostgresCounters::connect(&url)?;
-/// let seq = Sequence::new(Counter::new(store, "doc-orders"), 1000)?;
+/// let seq = Sequence::new(Counter::new(PostgresCounters::connect(&url)?, "doc-orders"), 1000)?;
 /// assert!(seq.next()? < seq.next()?);
 /// # Ok::<(), kuuid_sequence::Error>(())
 /// ```
@@ -160,16 +157,11 @@ impl PostgresCounters {
     /// whose columns are not the ones above.
     ///
     /// ```
-    /// use kuuid_sequence::PostgresCounters;
-    /// // A loopback port nothing listens on: the error names the server,
-    /// // never the password.
-    /// let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    /// // Nothing listens there: the error names the server, never the password.
+    /// let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     /// let url = format!("postgres://app:hunter2@127.0.0.1:{port}/app?sslmode=disable");
-    /// let err = PostgresCounters::connect(&url).unwrap_err();
-    /// let text = format!("{err} {err:?}");
-    /// assert!(text.contains(&format!("127.0.0.1:{port}")), "{text}");
-    /// assert!(!text.contains("hunter2"), "{text}");
-    /// # Ok::<(), std::io::Error>(())
+    /// let err = format!("{0} {0:?}", kuuid_sequence::PostgresCounters::connect(&url).unwrap_err());
+    /// assert!(err.contains(&format!("127.0.0.1:{port}")) && !err.contains("hunter2"), "{err}");
     /// ```
     pub fn connect(config: &str) -> Result<Self, Error> {
         Self::connect_with_timeout(config, DEFAULT_STATEMENT_TIMEOUT)
