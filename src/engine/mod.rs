@@ -309,7 +309,12 @@ pub(crate) fn put_head(id: &mut [u8; MAX_ID_LEN], prefix: &[u8; PREFIX_LEN], gro
 /// and left in two 16-byte halves, for the reason [`put_prefix`] gives.
 #[inline(always)]
 pub(crate) fn assemble_id(prefix: &[u8; PREFIX_LEN], g: [u64; 4]) -> [u8; MAX_ID_LEN] {
-    let words = scalar::id_words(prefix, g);
+    let words = [
+        u64::from_le_bytes(*prefix),
+        g[0] | g[1] << 48,
+        g[1] >> 16 | g[2] << 32,
+        g[2] >> 32 | g[3] << 16,
+    ];
     let mut id = [0u8; MAX_ID_LEN];
     #[cfg(target_arch = "x86_64")]
     {

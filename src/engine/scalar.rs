@@ -76,19 +76,6 @@ pub(crate) fn four_group_bits(w: [u32; 4]) -> [u64; 4] {
     ]
 }
 
-/// A 32-byte id as four little-endian words: the prefix, then four groups'
-/// digits (each the low 48 bits of a word, as [`group_bits`] makes them)
-/// back to back.
-#[inline(always)]
-pub(crate) fn id_words(prefix: &[u8; PREFIX_LEN], g: [u64; 4]) -> [u64; 4] {
-    [
-        u64::from_le_bytes(*prefix),
-        g[0] | g[1] << 48,
-        g[1] >> 16 | g[2] << 32,
-        g[2] >> 32 | g[3] << 16,
-    ]
-}
-
 /// Writes `v < 62^8` as 8 zero-padded base62 digits.
 ///
 /// Runs once per timestamp, not per id, so plain constant division is fine.
