@@ -3,7 +3,9 @@
 //! connection), the memory a thread keeps after one id (thread pools of
 //! hundreds), the tail of one call's latency, and the mean.
 //!
-//! `cargo bench --bench server` (`-- --quick`: fewer threads and calls).
+//! `cargo bench --bench server` (`-- --quick`: fewer threads and calls;
+//! `-- 'kuuid::id' new_v4`: only the sources whose names hold one of those
+//! words, and the timer).
 //!
 //! - first id: a new thread times its first call (state set up, seeded from
 //!   the OS, first batch); median and 90th percentile over many threads,
@@ -108,7 +110,14 @@ fn main() {
         "{:<34} {:>9} {:>9} {:>9} {:>7} {:>7} {:>8} {:>8} {:>7}",
         "source", "first us", "(p90)", "KiB/thr", "p50 ns", "p99", "p99.9", "max", "mean ns"
     );
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     for (i, s) in SOURCES.iter().enumerate() {
+        if i > 0 && !only.is_empty() && !only.iter().any(|w| s.name.contains(w.as_str())) {
+            continue;
+        }
         let (first, first90) = first_id(s.mint, threads);
         let kib = memory(i);
         let lat = latency(s.mint, calls);

@@ -297,7 +297,7 @@ impl Local {
 
     /// A 32-character id under millisecond `ms`'s prefix (through the same
     /// memo as [`prefix_now`](Self::prefix_now)) with first group `group`.
-    #[inline]
+    #[inline(always)]
     fn mint_ordered(&mut self, ms: u64, group: u64) -> Kuuid {
         self.gen_.check_fork();
         let prefix = self.prefix_of(Layout::MILLIS, ms);

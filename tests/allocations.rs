@@ -1,6 +1,6 @@
 //! Allocations where the docs promise none: the buffer forms of the order
-//! key functions once their `KeyBuf` has grown, and an owned `OrderKey` of
-//! up to 8 bytes. A counting global allocator, so its own test binary (the
+//! key functions once their `KeyBuf` has grown, an owned `OrderKey` of up
+//! to 8 bytes, and a thread's first id. A counting global allocator, so its own test binary (the
 //! allocator is process-wide); it counts only on a thread that asks.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -141,4 +141,55 @@ fn owned_keys_of_up_to_8_bytes_allocate_nothing() {
         std::hint::black_box(key_between(Some("a0zzzzzzzz"), Some("a1")).unwrap());
     });
     assert!(long > 0, "a key of more than 8 bytes made no allocation");
+}
+
+/// A thread's first `id()` (and first `object_id()`) allocates nothing:
+/// the look-ahead's buffers come with its second id, so a thread that
+/// mints one id keeps no heap (`benches/server.rs`'s KiB a thread). The
+/// later ids of `id()` do allocate them: the control. (A first `v7()` in
+/// a new millisecond draws twice, a counter start and its random bits,
+/// and the second draw fills the pool.)
+#[test]
+fn a_threads_first_id_allocates_nothing() {
+    type Mint = fn();
+    let sources: [(&str, Mint, bool); 2] = [
+        (
+            "id",
+            || {
+                std::hint::black_box(kuuid::id());
+            },
+            true,
+        ),
+        (
+            "object_id",
+            || {
+                std::hint::black_box(kuuid::object_id());
+            },
+            false,
+        ),
+    ];
+    // Process-wide state (the fork word, ObjectId's process value) is
+    // set up here, on this thread, as a server's main thread would.
+    for (_, mint, _) in sources {
+        mint();
+    }
+    for (name, mint, buffers) in sources {
+        let (first, later) = std::thread::spawn(move || {
+            let first = allocations(mint);
+            let later = allocations(|| (0..100).for_each(|_| mint()));
+            (first, later)
+        })
+        .join()
+        .expect("a minting thread");
+        assert_eq!(
+            first, 0,
+            "{name}: a thread's first id allocated {first} times"
+        );
+        if buffers {
+            assert!(
+                later > 0,
+                "{name}: 100 more ids allocated nothing (the control)"
+            );
+        }
+    }
 }

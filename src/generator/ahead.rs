@@ -4,11 +4,11 @@
 //! the generator drops them ([`LookAhead::invalidate`]) when it reseeds.
 //!
 //! Both start small and grow: a thread's first id draws 64 words and
-//! encodes 16 ids, not 1024 and 256, and a thread that minted one id holds
+//! encodes 4 ids, not 1024 and 256, and a thread that minted one id holds
 //! under 1 KiB here (the first id on a new thread, the memory a thread
-//! keeps). Grown, the pool draws [`REFILL`] words at a time (one RNG
-//! request and its rekey per 128 ids) and ids are encoded [`SLICE`] at a
-//! time: no single call pays for encoding 256 ids and drawing their words,
+//! keeps). Grown, the pool draws [`REFILL`] words at a time and ids are
+//! encoded [`SLICE`] at a time, and the call that refills the pool encodes
+//! only a few: no single call pays for a refill and a slice together,
 //! which set the tail of `id()`'s latency (`benches/server.rs`;
 //! docs/performance.md has the figures).
 
@@ -20,15 +20,20 @@ use super::BATCH;
 
 /// The pool's largest size: a bulk batch's scratch (256 4-group ids).
 const POOL: usize = BATCH * MAX_GROUPS;
-/// Words a grown pool draws at a time: 512 and 32-id slices had the
-/// lowest p99.9 of four pairs tried (512 or 256 words, 32 or 64 ids).
-const REFILL: usize = 512;
+/// Words a grown pool draws at a time: a refill's call's [`AFTER_REFILL`]
+/// ids and three slices, so single ids use the pool up exactly (one RNG
+/// request and its rekey per 100 ids). Its pause, about that of a slice's
+/// encoding, set with the slice the lowest p99.9 of the sizes tried on
+/// Zen 3 (docs/performance.md).
+const REFILL: usize = MAX_GROUPS * (AFTER_REFILL + 3 * SLICE);
 /// Ids the first encode-ahead makes; each later one doubles, up to [`SLICE`].
 const FIRST_IDS: usize = 16;
 /// Ids encoded ahead at a time, grown: encoding 32 ids is the pause a
-/// single id meets every 32 calls (a pool refill adds its RNG request
-/// once per four slices).
+/// single id meets every 32 calls.
 const SLICE: usize = 32;
+/// Ids encoded on the call that refills the pool: the refill's pause
+/// plus a few ids' encoding, not plus a slice's.
+const AFTER_REFILL: usize = 4;
 
 pub(crate) struct LookAhead {
     /// Words drawn ahead, used from `pool_pos`: small requests and the
@@ -43,6 +48,10 @@ pub(crate) struct LookAhead {
     encoded: Vec<[u8; MAX_LEN]>,
     encoded_pos: usize,
     encoded_prefix: [u8; PREFIX_LEN],
+    /// Whether the pool was ever filled or a first request served: until
+    /// then a single id or value is drawn for itself alone
+    /// ([`LookAhead::first_id`], [`LookAhead::draw_array`]).
+    started: bool,
 }
 
 impl LookAhead {
@@ -54,6 +63,7 @@ impl LookAhead {
             encoded: Vec::new(),
             encoded_pos: 0,
             encoded_prefix: [0; PREFIX_LEN],
+            started: false,
         }
     }
 
@@ -116,6 +126,9 @@ impl LookAhead {
         on: Option<Isa>,
     ) -> [u32; G] {
         if self.pool.len() - self.pool_pos < G {
+            if !self.started {
+                return self.first_words(rng, on);
+            }
             self.refill(rng, on, G);
         }
         let w = self.pool[self.pool_pos..self.pool_pos + G]
@@ -125,15 +138,49 @@ impl LookAhead {
         w
     }
 
+    /// The first request's `G` words, drawn for it alone: nothing allocated.
+    #[cold]
+    #[inline(never)]
+    fn first_words<const G: usize>(&mut self, rng: &mut Rng, on: Option<Isa>) -> [u32; G] {
+        self.started = true;
+        let mut w = [0; G];
+        rng.fill_words(resolve(on), &mut w);
+        w
+    }
+
+    /// A generator's first single id, encoded alone from four words drawn
+    /// for it, while nothing was drawn before: a thread that mints one id
+    /// allocates nothing and pays for no look-ahead (the first id on a
+    /// new thread). `None` after the first request of any kind.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn first_id(
+        &mut self,
+        rng: &mut Rng,
+        on: Option<Isa>,
+        prefix: &[u8; PREFIX_LEN],
+    ) -> Option<[u8; MAX_LEN]> {
+        if self.started {
+            return None;
+        }
+        let words = self.first_words::<MAX_GROUPS>(rng, on);
+        let mut id = [0; MAX_LEN];
+        engine::encode_ids(on, prefix, &words, MAX_GROUPS, &mut id, MAX_LEN, 1);
+        Some(id)
+    }
+
     /// Draws a new pool of at least `need` words: twice the last one's
     /// size, from 64 up to [`REFILL`]. Out of line, which
     /// keeps the RNG's code out of the callers' hot paths.
     #[cold]
     #[inline(never)]
     fn refill(&mut self, rng: &mut Rng, on: Option<Isa>, need: usize) {
+        self.started = true;
         let len = (2 * self.pool.len())
             .clamp(FIRST_IDS * MAX_GROUPS, REFILL)
             .max(need);
+        // Exact: the pool's memory is what a thread keeps.
+        self.pool.reserve_exact(len.saturating_sub(self.pool.len()));
         self.pool.resize(len, 0);
         rng.fill_words(resolve(on), &mut self.pool[..]);
         self.pool_pos = 0;
@@ -176,25 +223,33 @@ impl LookAhead {
     }
 
     /// Encodes the next slice of 4-group ids under `prefix`, from the
-    /// pool's words (which are then used: no word goes into two ids).
+    /// pool's words (which are then used: no word goes into two ids). The
+    /// slice is as long as the buffer, or what the pool still holds; only
+    /// when the pool holds fewer than [`AFTER_REFILL`] ids' words does it
+    /// refill (the rest left unused), and that call encodes just
+    /// [`AFTER_REFILL`] ids, so a refill and a whole slice never fall on
+    /// one call (their pauses added set `id()`'s p99.9).
     pub(crate) fn encode_ahead(
         &mut self,
         rng: &mut Rng,
         on: Option<Isa>,
         prefix: &[u8; PREFIX_LEN],
     ) {
-        let n = (2 * self.encoded.len()).clamp(FIRST_IDS, SLICE);
-        self.encoded.resize(n, [0; MAX_LEN]);
-        let need = n * MAX_GROUPS;
-        if self.pool.len() - self.pool_pos < need {
-            self.refill(rng, on, need);
+        let len = (2 * self.encoded.len()).clamp(FIRST_IDS, SLICE);
+        self.encoded.resize(len, [0; MAX_LEN]);
+        let mut n = len.min((self.pool.len() - self.pool_pos) / MAX_GROUPS);
+        if n < AFTER_REFILL {
+            self.refill(rng, on, AFTER_REFILL * MAX_GROUPS);
+            n = AFTER_REFILL;
         }
+        let need = n * MAX_GROUPS;
         let words = &self.pool[self.pool_pos..self.pool_pos + need];
-        let out = self.encoded.as_flattened_mut();
+        // The slice's tail: ids are taken from `encoded_pos` to the end.
+        let out = self.encoded[len - n..].as_flattened_mut();
         engine::encode_ids(on, prefix, words, MAX_GROUPS, out, MAX_LEN, n);
         self.pool_pos += need;
         self.encoded_prefix = *prefix;
-        self.encoded_pos = 0;
+        self.encoded_pos = len - n;
     }
 }
 
@@ -216,14 +271,14 @@ mod tests {
         let mut rng = Rng::from_os(RngKind::Fast).unwrap();
         let mut ahead = LookAhead::new();
         let _ = ahead.draw_array::<1>(&mut rng, Some(Isa::Scalar));
-        for _ in 0..12 {
+        for _ in 0..24 {
             ahead.encode_ahead(&mut rng, Some(Isa::Scalar), b"00000000");
             // The slice's words end where the pool's position now stands.
-            let need = ahead.encoded.len() * MAX_GROUPS;
+            let n = ahead.encoded.len() - ahead.encoded_pos;
+            let need = n * MAX_GROUPS;
             let used = ahead.pool[ahead.pool_pos - need..ahead.pool_pos].to_vec();
-            let n = ahead.encoded.len();
             let (mut prefixes, mut words) = (vec![0u64; n], vec![0u32; need]);
-            let text = ahead.encoded.as_flattened();
+            let text = ahead.encoded[ahead.encoded_pos..].as_flattened();
             let decoded =
                 crate::engine::decode_with(Isa::Scalar, text, MAX_LEN, &mut prefixes, &mut words);
             assert_eq!(decoded, Ok(n));
@@ -236,31 +291,41 @@ mod tests {
         }
     }
 
-    /// The first id allocates for 16 ids and the buffers double up to
-    /// their grown sizes, never past them.
+    /// The buffers start small and double up to their grown sizes, never
+    /// past them; a call that refills the pool encodes [`AFTER_REFILL`]
+    /// ids, one that does not a whole buffer or the pool's rest, and a
+    /// refill leaves fewer than [`AFTER_REFILL`] ids' words behind.
     #[test]
     fn the_buffers_start_small_and_grow() {
         let mut rng = Rng::from_os(RngKind::Fast).unwrap();
         let mut ahead = LookAhead::new();
         assert_eq!((ahead.pool.capacity(), ahead.encoded.capacity()), (0, 0));
-        let mut slices = Vec::new();
-        let mut pools = Vec::new();
-        for _ in 0..12 {
+        let (mut lens, mut pools, mut refills) = (Vec::new(), Vec::new(), 0);
+        for _ in 0..40 {
+            let left = ahead.pool.len() - ahead.pool_pos;
+            let len_before = ahead.encoded.len();
             ahead.encode_ahead(&mut rng, Some(Isa::Scalar), b"00000000");
-            slices.push(ahead.encoded.len());
+            let (len, n) = (ahead.encoded.len(), ahead.encoded.len() - ahead.encoded_pos);
+            if left / MAX_GROUPS < AFTER_REFILL {
+                refills += 1;
+                assert_eq!(n, AFTER_REFILL, "a refill's call encoded {n} ids");
+                assert_eq!(ahead.pool_pos, AFTER_REFILL * MAX_GROUPS);
+            } else {
+                assert_eq!(n, len.min(left / MAX_GROUPS), "{left} words left");
+            }
+            assert_eq!(len, (2 * len_before).clamp(FIRST_IDS, SLICE));
+            lens.push(len);
             pools.push(ahead.pool.len());
         }
-        let mut want = FIRST_IDS;
-        for &n in &slices {
-            assert_eq!(n, want, "{slices:?}");
-            want = (2 * want).min(SLICE);
-        }
+        assert!(refills >= 4, "{refills} refills in {pools:?}");
+        assert_eq!(lens[0], FIRST_IDS);
+        assert_eq!(*lens.last().unwrap(), SLICE);
         assert_eq!(pools[0], FIRST_IDS * MAX_GROUPS);
         assert_eq!(*pools.last().unwrap(), REFILL);
         assert!(pools.windows(2).all(|w| w[0] <= w[1]), "{pools:?}");
         assert!(ahead.pool.capacity() <= REFILL && ahead.encoded.capacity() <= SLICE);
         // Every encoded id is a valid 4-group id under the prefix.
-        for id in &ahead.encoded {
+        for id in &ahead.encoded[ahead.encoded_pos..] {
             let id: Kuuid = std::str::from_utf8(id).unwrap().parse().unwrap();
             assert_eq!(&id.as_bytes()[..8], b"00000000");
         }
@@ -277,11 +342,47 @@ mod tests {
             .draw_into_spent(&mut rng, Some(Isa::Scalar), POOL)
             .to_vec();
         assert!(ahead.is_spent());
-        let next = ahead.draw_array::<4>(&mut rng, Some(Isa::Scalar));
-        assert!(
-            next.iter().all(|w| !batch.contains(w)),
-            "a batch's words drawn again: {next:x?}"
-        );
+        for _ in 0..2 {
+            let next = ahead.draw_array::<4>(&mut rng, Some(Isa::Scalar));
+            assert!(
+                next.iter().all(|w| !batch.contains(w)),
+                "a batch's words drawn again: {next:x?}"
+            );
+        }
+        // The first value was drawn alone, the second from a new pool.
         assert!(!ahead.is_spent());
+    }
+
+    /// The first id is encoded alone, allocating nothing; every later
+    /// request goes through the pool and the slices, and no id's words
+    /// come back in a later one.
+    #[test]
+    fn the_first_id_allocates_nothing() {
+        let mut rng = Rng::from_os(RngKind::Fast).unwrap();
+        let mut ahead = LookAhead::new();
+        let first = ahead
+            .first_id(&mut rng, Some(Isa::Scalar), b"00000000")
+            .expect("nothing was drawn yet");
+        assert_eq!((ahead.pool.capacity(), ahead.encoded.capacity()), (0, 0));
+        let first: Kuuid = std::str::from_utf8(&first).unwrap().parse().unwrap();
+        assert_eq!(&first.as_bytes()[..8], b"00000000");
+        assert_eq!(
+            ahead.first_id(&mut rng, Some(Isa::Scalar), b"00000000"),
+            None
+        );
+        ahead.encode_ahead(&mut rng, Some(Isa::Scalar), b"00000000");
+        assert!(
+            ahead.encoded[ahead.encoded_pos..]
+                .iter()
+                .all(|id| *id != *first.as_bytes())
+        );
+        // A first single value, too, is drawn alone.
+        let mut fresh = LookAhead::new();
+        let _ = fresh.draw_array::<2>(&mut rng, Some(Isa::Scalar));
+        assert_eq!(fresh.pool.capacity(), 0);
+        assert_eq!(
+            fresh.first_id(&mut rng, Some(Isa::Scalar), b"00000000"),
+            None
+        );
     }
 }

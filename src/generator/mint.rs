@@ -4,7 +4,7 @@
 use super::{BATCH, Generator, now_units};
 use crate::engine::{self, PREFIX_LEN};
 use crate::error::Error;
-use crate::kuuid::id::{Id, Kuuid, MAX_GROUPS};
+use crate::kuuid::id::{Id, Kuuid, MAX_GROUPS, MAX_LEN};
 use crate::kuuid::layout::Prefix;
 use crate::kuuid::monotonic::Exhausted;
 use crate::rng::Rng;
@@ -209,8 +209,10 @@ impl Generator {
     /// Callers check for a fork first.
     #[inline]
     pub(crate) fn take_under<const LEN: usize>(&mut self, prefix: &[u8; PREFIX_LEN]) -> Id<LEN> {
-        if self.ahead.encoded_is_empty() {
-            self.encode_ahead(prefix);
+        if self.ahead.encoded_is_empty()
+            && let Some(first) = self.encode_ahead(prefix)
+        {
+            return Id::from_valid(first[..LEN].try_into().expect("LEN <= 32"));
         }
         self.ahead.take_encoded(prefix)
     }
@@ -220,16 +222,25 @@ impl Generator {
     /// first.
     #[inline]
     pub(crate) fn take_with_head(&mut self, prefix: &[u8; PREFIX_LEN], group: u64) -> Kuuid {
-        if self.ahead.encoded_is_empty() {
-            self.encode_ahead(prefix);
+        if self.ahead.encoded_is_empty()
+            && let Some(mut first) = self.encode_ahead(prefix)
+        {
+            engine::put_head(&mut first, prefix, group);
+            return Id::from_valid(first);
         }
         self.ahead.take_encoded_head(prefix, group)
     }
 
+    /// Encodes the next slice under `prefix`; the generator's first id
+    /// instead, encoded alone and returned (`LookAhead::first_id`).
     #[cold]
-    fn encode_ahead(&mut self, prefix: &[u8; PREFIX_LEN]) {
-        self.ahead
-            .encode_ahead(self.rng.value_mut(), self.isa, prefix);
+    fn encode_ahead(&mut self, prefix: &[u8; PREFIX_LEN]) -> Option<[u8; MAX_LEN]> {
+        let first = self.ahead.first_id(self.rng.value_mut(), self.isa, prefix);
+        if first.is_none() {
+            self.ahead
+                .encode_ahead(self.rng.value_mut(), self.isa, prefix);
+        }
+        first
     }
 
     /// Reseeds if the process token moved (a fork, or [`crate::reseed`]).
