@@ -7,6 +7,18 @@ use serde::{Deserialize, Serialize};
 pub struct Header {
     pub kuuid_version: String,
     pub cpu: String,
+    /// x86's vendor, family and model numbers (`/proc/cpuinfo`): what
+    /// names a microarchitecture where the model name does not (every
+    /// EPYC of a cloud is "AMD EPYC"). Absent in older runs and elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vendor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<u32>,
+    /// When the run started (UTC, RFC 3339, seconds). Absent in older runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
     /// Threads the process may run at once.
     pub cores: usize,
     /// CPU features detected at run time (those the engine can use).
@@ -25,9 +37,17 @@ pub struct Header {
 
 impl Header {
     pub fn detect(ids_per_round: u64, rounds: u64, quick: bool) -> Header {
+        let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let number = |key: &str| cpuinfo_field(&info, key).and_then(|v| v.parse().ok());
+        let now = kuuid::Timestamp::now();
         Header {
             kuuid_version: env!("CARGO_PKG_VERSION").to_owned(),
-            cpu: cpu_model(),
+            cpu: cpu_model(&info),
+            vendor: cpuinfo_field(&info, "vendor_id"),
+            family: number("cpu family"),
+            model: number("model"),
+            // Whole seconds: a run's date, not its instant.
+            date: kuuid::Timestamp::from_secs(now.as_secs()).and_then(|t| t.to_rfc3339()),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             features: features(),
             engine_path: kuuid::engine::isa().name().to_owned(),
@@ -44,16 +64,36 @@ impl Header {
     }
 }
 
+impl Header {
+    /// `AMD EPYC, family 25 model 1`: the name, and the numbers where the
+    /// run recorded them.
+    pub fn cpu_label(&self) -> String {
+        match (self.family, self.model) {
+            (Some(f), Some(m)) => format!("{}, family {f} model {m}", self.cpu),
+            _ => self.cpu.clone(),
+        }
+    }
+
+    /// `, 2026-11-29T03:59:50Z`, or nothing for a run without a date.
+    pub fn date_suffix(&self) -> String {
+        self.date
+            .as_deref()
+            .map_or(String::new(), |d| format!(", {d}"))
+    }
+}
+
+/// The first value of `key` in /proc/cpuinfo's text (the first CPU's).
+fn cpuinfo_field(info: &str, key: &str) -> Option<String> {
+    info.lines()
+        .find(|l| l.split(':').next().is_some_and(|k| k.trim() == key))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_owned())
+}
+
 /// The CPU's name: `model name` in /proc/cpuinfo (x86), else the ARM
 /// implementer and part numbers, else the architecture.
-fn cpu_model() -> String {
-    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let field = |key: &str| {
-        info.lines()
-            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == key))
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, v)| v.trim().to_owned())
-    };
+fn cpu_model(info: &str) -> String {
+    let field = |key: &str| cpuinfo_field(info, key);
     if let Some(name) = field("model name") {
         return name;
     }

@@ -87,8 +87,12 @@ pub fn print_table(
     let h = &report.header;
     writeln!(
         out,
-        "kuuid {} bench on {} ({} cores, {})",
-        h.kuuid_version, h.cpu, h.cores, h.target
+        "kuuid {} bench on {} ({} cores, {}){}",
+        h.kuuid_version,
+        h.cpu_label(),
+        h.cores,
+        h.target,
+        h.date_suffix()
     )?;
     writeln!(out, "features: {}", h.features.join(" "))?;
     writeln!(
@@ -112,8 +116,11 @@ pub fn print_table(
     if let Some(b) = baseline {
         writeln!(
             out,
-            "baseline: kuuid {} on {} ({} cores)",
-            b.header.kuuid_version, b.header.cpu, b.header.cores
+            "baseline: kuuid {} on {} ({} cores){}",
+            b.header.kuuid_version,
+            b.header.cpu_label(),
+            b.header.cores,
+            b.header.date_suffix()
         )?;
     }
     write!(

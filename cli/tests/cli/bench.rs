@@ -44,6 +44,19 @@ fn json_has_the_header_and_every_figure() {
         assert!(!h[key].as_str().unwrap().is_empty(), "{key}");
     }
     assert!(h["cores"].as_u64().unwrap() >= 1);
+    // The run's date, to the second, as `kuuid inspect` would read it.
+    let date = h["date"].as_str().unwrap();
+    let t: kuuid::Timestamp = date.parse().unwrap();
+    assert!(
+        t <= kuuid::Timestamp::now() && t.as_millis().is_multiple_of(1000),
+        "{date}"
+    );
+    if cfg!(all(target_arch = "x86_64", target_os = "linux")) {
+        for key in ["family", "model"] {
+            assert!(h[key].as_u64().is_some(), "{key}: {h}");
+        }
+        assert!(!h["vendor"].as_str().unwrap().is_empty());
+    }
     let names = names(&doc);
     let has = |n: &str| names.iter().any(|x| x == n);
     for isa in kuuid::engine::Isa::available() {
@@ -120,7 +133,11 @@ fn one_path_only_with_isa() {
 
 #[test]
 fn a_baseline_is_read_back_next_to_each_figure() {
-    let doc = json(&[]);
+    let mut doc = json(&[]);
+    // A run saved before the header had them is read back too.
+    for key in ["vendor", "family", "model", "date"] {
+        doc["header"].as_object_mut().unwrap().remove(key);
+    }
     let path = std::env::temp_dir().join(format!("kuuid-bench-{}.json", std::process::id()));
     std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
     let path_arg = path.to_str().unwrap();
