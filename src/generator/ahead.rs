@@ -294,7 +294,8 @@ mod tests {
     /// The buffers start small and double up to their grown sizes, never
     /// past them; a call that refills the pool encodes [`AFTER_REFILL`]
     /// ids, one that does not a whole buffer or the pool's rest, and a
-    /// refill leaves fewer than [`AFTER_REFILL`] ids' words behind.
+    /// refill leaves fewer than [`AFTER_REFILL`] ids' words behind. Grown,
+    /// single ids use the pool up exactly, in whole slices.
     #[test]
     fn the_buffers_start_small_and_grow() {
         let mut rng = Rng::from_os(RngKind::Fast).unwrap();
@@ -304,14 +305,20 @@ mod tests {
         for _ in 0..40 {
             let left = ahead.pool.len() - ahead.pool_pos;
             let len_before = ahead.encoded.len();
+            let grown = ahead.pool.len() == REFILL && len_before == SLICE;
             ahead.encode_ahead(&mut rng, Some(Isa::Scalar), b"00000000");
             let (len, n) = (ahead.encoded.len(), ahead.encoded.len() - ahead.encoded_pos);
             if left / MAX_GROUPS < AFTER_REFILL {
                 refills += 1;
                 assert_eq!(n, AFTER_REFILL, "a refill's call encoded {n} ids");
                 assert_eq!(ahead.pool_pos, AFTER_REFILL * MAX_GROUPS);
+                assert!(
+                    !grown || left == 0,
+                    "a grown pool refilled with {left} words left"
+                );
             } else {
                 assert_eq!(n, len.min(left / MAX_GROUPS), "{left} words left");
+                assert!(!grown || n == SLICE, "a grown pool's slice of {n} ids");
             }
             assert_eq!(len, (2 * len_before).clamp(FIRST_IDS, SLICE));
             lens.push(len);
@@ -331,6 +338,22 @@ mod tests {
         }
     }
 
+    /// A pool holding exactly [`AFTER_REFILL`] ids' words (other draws
+    /// took the rest) is encoded, not refilled over.
+    #[test]
+    fn the_pools_last_ids_are_encoded() {
+        let mut rng = Rng::from_os(RngKind::Fast).unwrap();
+        let mut ahead = LookAhead::new();
+        ahead.encode_ahead(&mut rng, Some(Isa::Scalar), b"00000000");
+        while ahead.pool.len() - ahead.pool_pos > AFTER_REFILL * MAX_GROUPS {
+            let _ = ahead.draw_array::<1>(&mut rng, Some(Isa::Scalar));
+        }
+        let (pos, len) = (ahead.pool_pos, ahead.pool.len());
+        ahead.encode_ahead(&mut rng, Some(Isa::Scalar), b"00000000");
+        assert_eq!((ahead.pool_pos, ahead.pool.len()), (len, len), "from {pos}");
+        assert_eq!(ahead.encoded.len() - ahead.encoded_pos, AFTER_REFILL);
+    }
+
     /// A bulk batch's words, drawn into the spent pool, are never handed out
     /// by a later draw, and the pool is not used while it holds words.
     #[test]
@@ -338,8 +361,9 @@ mod tests {
         let mut rng = Rng::from_os(RngKind::Fast).unwrap();
         let mut ahead = LookAhead::new();
         assert!(ahead.is_spent());
+        // A bulk batch's words: 256 4-group ids, as `Generator` asks.
         let batch = ahead
-            .draw_into_spent(&mut rng, Some(Isa::Scalar), POOL)
+            .draw_into_spent(&mut rng, Some(Isa::Scalar), BATCH * MAX_GROUPS)
             .to_vec();
         assert!(ahead.is_spent());
         for _ in 0..2 {
