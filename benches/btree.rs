@@ -111,6 +111,27 @@ struct Run {
     key_is_newest: bool,
 }
 
+impl Run {
+    /// A finished run of either database: what `load` timed, the table's
+    /// size, and what `newest_100` timed and found.
+    fn new(
+        kind: Kind,
+        (curve, total): (Vec<(u64, f64)>, Duration),
+        bytes: i64,
+        (by_key, by_ts, key_is_newest): (Duration, Duration, bool),
+    ) -> Run {
+        Run {
+            kind,
+            curve,
+            total,
+            bytes: bytes as u64,
+            by_key,
+            by_ts,
+            key_is_newest,
+        }
+    }
+}
+
 struct Args {
     rows: u64,
     batch: u64,
@@ -392,7 +413,7 @@ fn sqlite_run(kind: Kind, a: &Args, bar: &ProgressBar) -> Res<Run> {
     db.execute_batch(&format!(
         "CREATE TABLE t (id {key_type} PRIMARY KEY, ts INTEGER NOT NULL, body BLOB NOT NULL) WITHOUT ROWID"
     ))?;
-    let (curve, total) = load(kind, a, bar, |keys, ts| {
+    let loaded = load(kind, a, bar, |keys, ts| {
         let tx = db.unchecked_transaction()?;
         {
             let mut st = tx.prepare_cached("INSERT INTO t VALUES (?1, ?2, zeroblob(64))")?;
@@ -420,18 +441,10 @@ fn sqlite_run(kind: Kind, a: &Args, bar: &ProgressBar) -> Res<Run> {
         let rows = st.query_map([], |r| r.get::<_, i64>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     };
-    let (by_key, by_ts, key_is_newest) = newest_100("t", newest_ts)?;
+    let newest = newest_100("t", newest_ts)?;
     drop(db);
     remove_db_files(&path);
-    Ok(Run {
-        kind,
-        curve,
-        total,
-        bytes: bytes as u64,
-        by_key,
-        by_ts,
-        key_is_newest,
-    })
+    Ok(Run::new(kind, loaded, bytes, newest))
 }
 
 fn pg_run(kind: Kind, a: &Args, url: &str, bar: &ProgressBar) -> Res<Run> {
@@ -456,7 +469,7 @@ fn pg_run(kind: Kind, a: &Args, url: &str, bar: &ProgressBar) -> Res<Run> {
         "INSERT INTO btree_t SELECT k, t, '\\x{}'::bytea FROM unnest($1::{array_type}, $2::bigint[]) AS u(k, t)",
         "00".repeat(64)
     ))?;
-    let (curve, total) = load(kind, a, bar, |keys, ts| {
+    let loaded = load(kind, a, bar, |keys, ts| {
         let mut tx = db.transaction()?;
         match keys {
             Keys::Int(k) => tx.execute(&insert, &[k, ts])?,
@@ -477,17 +490,9 @@ fn pg_run(kind: Kind, a: &Args, url: &str, bar: &ProgressBar) -> Res<Run> {
             &[],
         )?
         .get(0);
-    let (by_key, by_ts, key_is_newest) = newest_100("btree_t", |sql: &str| -> Res<Vec<i64>> {
+    let newest = newest_100("btree_t", |sql: &str| -> Res<Vec<i64>> {
         Ok(db.query(sql, &[])?.iter().map(|r| r.get(0)).collect())
     })?;
     db.batch_execute("DROP TABLE btree_t")?;
-    Ok(Run {
-        kind,
-        curve,
-        total,
-        bytes: bytes as u64,
-        by_key,
-        by_ts,
-        key_is_newest,
-    })
+    Ok(Run::new(kind, loaded, bytes, newest))
 }
