@@ -3,10 +3,11 @@
 //! under one prefix for single ids. Both come from the generator's RNG, so
 //! the generator drops them ([`LookAhead::invalidate`]) when it reseeds.
 //!
-//! Both start small and grow: a thread's first id draws 64 words and
-//! encodes 4 ids, not 1024 and 256, and a thread that minted one id holds
-//! under 1 KiB here (the first id on a new thread, the memory a thread
-//! keeps). Grown, the pool draws [`REFILL`] words at a time and ids are
+//! Both start late and small: a thread's first id is encoded alone from 4
+//! words drawn for it, so a thread that minted one id holds nothing here
+//! (the first id on a new thread, the memory a thread keeps); its second
+//! draws 64 words and encodes 4 ids, and the buffers double from there.
+//! Grown, the pool draws [`REFILL`] words at a time and ids are
 //! encoded [`SLICE`] at a time, and the call that refills the pool encodes
 //! only a few: no single call pays for a refill and a slice together,
 //! which set the tail of `id()`'s latency (`benches/server.rs`;

@@ -62,9 +62,7 @@ impl Header {
             quick,
         }
     }
-}
 
-impl Header {
     /// `AMD EPYC, family 25 model 1`: the name, and the numbers where the
     /// run recorded them.
     pub fn cpu_label(&self) -> String {
