@@ -320,6 +320,7 @@ pub fn reseed() {
     // The words first, from the OS; then the token, which makes every
     // generator and block stale.
     formats::objectid::reseed();
+    #[cfg(feature = "couch")]
     formats::couch::reseed();
     rng::fork::reseed_all();
 }

@@ -47,7 +47,7 @@
 //! | kuuid (npm's) | [`id`], [`fill`], [`Generator`] | [`Kuuid`] and shorter [`Id`]s | 32 base62 characters |
 //! | UUIDv7 (npm kuuid 3.x `v7`, `v7s`) | [`v7`], [`v7s`], [`fill_v7`], [`V7Generator`] | [`Uuid7`], [`Simple`] | 36 with dashes, or 32 hex |
 //! | MongoDB ObjectId | [`object_id`], [`fill_object_id`] | [`ObjectId`] | 24 hex |
-//! | CouchDB `/_uuids` (`random`, `sequential`, `utc_random`, `utc_id`, `uuid_v4`, `uuid_v7`) | [`couch::Uuids`] | text | as CouchDB writes them |
+//! | CouchDB `/_uuids` (`random`, `sequential`, `utc_random`, `utc_id`, `uuid_v4`, `uuid_v7`); feature `couch` | [`couch::Uuids`] | text | as CouchDB writes them |
 //!
 //! ```
 //! let v7 = kuuid::v7();                    // strictly increasing in the process
@@ -57,9 +57,11 @@
 //! let oid = kuuid::object_id();            // 4 bytes of seconds, 8 of process and counter
 //! assert_eq!(oid.hex_bytes().len(), 24);
 //!
-//! let couch = kuuid::couch::Uuids::new(kuuid::couch::Algorithm::Sequential);
+//! # #[cfg(feature = "couch")] {
+//! let couch = kuuid::couch::Uuids::new(kuuid::couch::Algorithm::Sequential); // feature `couch`
 //! assert_eq!(couch.generate()?.len(), 32);
-//! # Ok::<(), kuuid::couch::Error>(())
+//! # }
+//! # Ok::<(), kuuid::Error>(())
 //! ```
 //!
 //! # Which id for what
@@ -70,7 +72,7 @@
 //! | a PostgreSQL primary key | [`v7`] | `uuid` | 0.99x an integer key's insert time at 10^7 rows (UUIDv4: 5.3x); compares by bytes whatever the collation |
 //! | a SQLite key | [`v7`] | `BLOB` (16 bytes) | 1.27x an integer key (UUIDv4: 21.6x) |
 //! | MongoDB `_id` | [`object_id`] | ObjectId | MongoDB's own type and order |
-//! | an ordered list | [`order::key_between`] | text, binary collation | a move writes one item |
+//! | an ordered list | [`order::key_between`] (feature `order`) | text, binary collation | a move writes one item |
 //! | numbers people read | `kuuid_sequence::Sequence` (crate kuuid-sequence) | integer | never repeats across processes and crashes |
 //!
 //! The figures are the README's B-tree measurements (`benches/btree.rs`).
@@ -78,15 +80,17 @@
 //! (`COLLATE "C"`, SQLite's `BINARY`).
 //!
 //! Every source stays unique across threads, `fork()` and (after
-//! [`reseed`]) restored VM snapshots. Feature-gated items (database types,
-//! serde, `uuid`, `bson`, `jiff`, `chrono` and `time` interop, the PostgreSQL
-//! counter store) are marked with the feature they need.
+//! [`reseed`]) restored VM snapshots. Feature-gated items (CouchDB's
+//! algorithms, order keys, database types, serde, `uuid`, `bson`, `jiff`,
+//! `chrono` and `time` interop) are marked with the feature they need.
 //!
 //! # Features
 //!
 //! | feature | what it adds |
 //! |---|---|
-//! | (none) | every id kind, bulk fills, parsing, order keys, [`process`] |
+//! | (none) | kuuids, UUIDv7, ObjectIds: minting, bulk fills, parsing, time ranges; [`process`] |
+//! | `couch` | [`couch`]: CouchDB's six `/_uuids` algorithms, minted and decoded |
+//! | `order` | [`order`]: order keys between keys (npm `fractional-indexing`'s) |
 //! | `serde` | every id type as text in human-readable formats and bytes in binary ones; `serde::as_str`, `serde::any` |
 //! | `uuid` | [`Uuid7`] to and from `uuid::Uuid` |
 //! | `bson` | [`ObjectId`] to and from `bson::oid::ObjectId` |
@@ -171,6 +175,7 @@ mod generator;
 mod kuuid;
 mod local;
 mod options;
+#[cfg(feature = "order")]
 pub mod order;
 mod owner;
 mod parse;
@@ -205,6 +210,7 @@ pub mod serde {
 #[cfg(loom)]
 #[doc(hidden)]
 pub mod __loom {
+    #[cfg(feature = "couch")]
     pub use crate::formats::couch::{
         claim_sequential as couch_sequential_claim, claim_utc as couch_utc_claim,
     };
@@ -212,9 +218,12 @@ pub mod __loom {
     pub use crate::formats::objectid::{claim as object_id_claim, reseed_word as object_id_reseed};
     pub use crate::formats::v7::claim as v7_claim;
     pub use crate::rng::fork::{TokenWord, replace_token, token_of};
-    pub use crate::word::{Word64, Word128};
+    pub use crate::word::Word64;
+    #[cfg(feature = "couch")]
+    pub use crate::word::Word128;
 }
 
+#[cfg(feature = "couch")]
 pub use formats::couch;
 
 pub use self::kuuid::id::{
@@ -280,12 +289,14 @@ pub mod __test_hooks {
 
     /// CouchDB `sequential` takes its locked path (the one for CPUs
     /// without a 128-bit compare-and-swap) whatever this CPU has.
+    #[cfg(feature = "couch")]
     pub fn force_locked_couch_sequential(on: bool) {
         crate::word::FORCE_LOCKED.store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Holds the lock of CouchDB `sequential`'s locked path until the guard
     /// drops, as a thread inside a claim would.
+    #[cfg(feature = "couch")]
     pub fn hold_couch_sequential_lock() -> impl Drop {
         crate::sys::process_words().couch_sequential.hold_lock()
     }
@@ -358,7 +369,14 @@ pub mod guide {
 
 /// The README's and the guides' examples, compiled and run as doctests so
 /// they stay true (with every feature: the test command's).
-#[cfg(all(doctest, feature = "rusqlite", feature = "serde", feature = "uuid"))]
+#[cfg(all(
+    doctest,
+    feature = "couch",
+    feature = "order",
+    feature = "rusqlite",
+    feature = "serde",
+    feature = "uuid"
+))]
 mod guide_doctests {
     #[doc = include_str!("../README.md")]
     pub struct Readme;

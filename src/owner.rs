@@ -124,7 +124,9 @@ impl Owner {
 }
 
 impl Owner<std::sync::atomic::AtomicU64> {
-    /// A free word on std's atomic whatever the build: for a static.
+    /// A free word on std's atomic whatever the build: for a static
+    /// (CouchDB `sequential`'s lock).
+    #[cfg(feature = "couch")]
     pub(crate) const fn process_wide() -> Self {
         Owner {
             word: std::sync::atomic::AtomicU64::new(0),

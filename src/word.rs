@@ -58,6 +58,7 @@ impl Word64 for loom::sync::atomic::AtomicU64 {
 /// A 128-bit word: CouchDB `sequential`'s prefix and counter. loom has no
 /// 128-bit atomic; its model implements this over a loom mutex, whose
 /// compare-exchange is as indivisible as the hardware's.
+#[cfg(feature = "couch")]
 #[doc(hidden)]
 pub trait Word128 {
     /// The current value.
@@ -66,6 +67,7 @@ pub trait Word128 {
     fn compare_exchange(&self, current: u128, new: u128) -> Result<u128, u128>;
 }
 
+#[cfg(feature = "couch")]
 impl Word128 for portable_atomic::AtomicU128 {
     #[inline]
     fn load(&self) -> u128 {
@@ -85,6 +87,7 @@ impl Word128 for portable_atomic::AtomicU128 {
 /// global spin lock outside the process words, would leave a child forked
 /// while another thread held it spinning for ever; x86-64 CPUs and VM
 /// models without `cmpxchg16b`, as QEMU's `qemu64`, take this path.)
+#[cfg(feature = "couch")]
 #[derive(Debug)]
 pub(crate) struct SequentialWord {
     atomic: portable_atomic::AtomicU128,
@@ -93,6 +96,7 @@ pub(crate) struct SequentialWord {
     low: AtomicU64,
 }
 
+#[cfg(feature = "couch")]
 impl SequentialWord {
     pub(crate) const fn new() -> Self {
         SequentialWord {
@@ -146,6 +150,7 @@ impl SequentialWord {
     }
 }
 
+#[cfg(feature = "couch")]
 impl Word128 for SequentialWord {
     #[inline]
     fn load(&self) -> u128 {
@@ -178,6 +183,7 @@ impl Word128 for SequentialWord {
 
 /// Whether 128-bit atomics are lock-free on this CPU (portable-atomic's
 /// detection, once per process), unless a test forces the locked path.
+#[cfg(feature = "couch")]
 #[inline]
 fn lock_free_u128() -> bool {
     #[cfg(feature = "__test-hooks")]
@@ -188,6 +194,7 @@ fn lock_free_u128() -> bool {
 }
 
 /// Test hook: the locked path whatever the CPU has.
+#[cfg(feature = "couch")]
 #[cfg(feature = "__test-hooks")]
 pub(crate) static FORCE_LOCKED: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);

@@ -209,8 +209,8 @@ impl From<ShardingParseError> for Error {
 ///     let n = seq.next()?;
 ///     let at = kuuid::id_at("2018-01-01T00:00:00Z")?;          // kuuid::TimeError
 ///     let parsed: kuuid::Kuuid = at.as_str().parse()?;          // kuuid::ParseError
-///     let key = kuuid::order::key_between(None, None)?;         // kuuid's OrderError
-///     println!("{n} {parsed} {key}");
+///     let isa: kuuid::engine::Isa = "avx2".parse()?;            // kuuid::engine::IsaError
+///     println!("{n} {parsed} {isa}");
 ///     Ok(())
 /// }
 /// ```
@@ -237,10 +237,6 @@ from_kuuid!(
     kuuid::ObjectIdParseError,
     kuuid::ManyError,
     kuuid::TimeError,
-    kuuid::couch::Error,
-    kuuid::couch::ParseError,
-    kuuid::order::OrderError,
-    kuuid::order::OrderKeyError,
     kuuid::engine::IsaError,
     kuuid::engine::EngineError,
 );

@@ -58,6 +58,8 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
+// CouchDB ids in base 36 (`couch::Format::Base36`).
+#[cfg(feature = "couch")]
 pub(crate) mod base36;
 mod bytes;
 mod decode;

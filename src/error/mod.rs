@@ -16,9 +16,12 @@
 
 use std::fmt;
 
+#[cfg(feature = "couch")]
 pub(crate) mod couch;
+#[cfg(feature = "order")]
 pub(crate) mod order;
 
+#[cfg(feature = "order")]
 use order::{OrderError, OrderKeyError};
 
 use crate::engine::{EngineError, IsaError};
@@ -38,8 +41,8 @@ use crate::time::TimeError;
 /// assert_eq!(err.to_string(), "random groups must be 1 to 4, got 5");
 /// ```
 ///
-/// One error type for a program that uses CouchDB ids, order keys and a
-/// chosen engine path:
+/// One error type for a program that uses CouchDB ids, order keys (features
+/// `couch` and `order`) and a chosen engine path:
 ///
 /// ```
 /// use kuuid::couch::{self, Algorithm, Format};
@@ -95,12 +98,16 @@ pub enum Error {
     /// The OS random source failed (its message).
     Random(String),
     /// A CouchDB `_uuids` configuration or call kuuid cannot serve.
+    #[cfg(feature = "couch")]
     Couch(couch::Error),
     /// Text that is not a CouchDB id of the kind asked for.
+    #[cfg(feature = "couch")]
     CouchParse(couch::ParseError),
     /// Keys no key can be placed between, or a bad request for keys.
+    #[cfg(feature = "order")]
     Order(OrderError),
     /// Text that is not an order key.
+    #[cfg(feature = "order")]
     OrderKey(OrderKeyError),
     /// An engine path that does not exist or that this CPU cannot run.
     Isa(IsaError),
@@ -128,9 +135,13 @@ impl fmt::Display for Error {
             ),
             Error::Random(e) => write!(f, "the OS random source failed: {e}"),
             Error::Many(e) => e.fmt(f),
+            #[cfg(feature = "couch")]
             Error::Couch(e) => e.fmt(f),
+            #[cfg(feature = "couch")]
             Error::CouchParse(e) => write!(f, "not a CouchDB id: {e}"),
+            #[cfg(feature = "order")]
             Error::Order(e) => e.fmt(f),
+            #[cfg(feature = "order")]
             Error::OrderKey(e) => write!(f, "not an order key: {e}"),
             Error::Isa(e) => e.fmt(f),
             Error::Engine(e) => e.fmt(f),
@@ -149,9 +160,13 @@ impl std::error::Error for Error {
             Error::ObjectId(e) => e.source(),
             Error::Time(e) => e.source(),
             Error::Many(e) => e.source(),
+            #[cfg(feature = "couch")]
             Error::Couch(e) => e.source(),
+            #[cfg(feature = "couch")]
             Error::CouchParse(e) => e.source(),
+            #[cfg(feature = "order")]
             Error::Order(e) => e.source(),
+            #[cfg(feature = "order")]
             Error::OrderKey(e) => e.source(),
             Error::Isa(e) => e.source(),
             Error::Engine(e) => e.source(),
@@ -220,10 +235,18 @@ macro_rules! from {
 
 from! {
     ManyError => Many,
-    couch::Error => Couch,
-    couch::ParseError => CouchParse,
-    OrderError => Order,
-    OrderKeyError => OrderKey,
     IsaError => Isa,
     EngineError => Engine,
+}
+
+#[cfg(feature = "couch")]
+from! {
+    couch::Error => Couch,
+    couch::ParseError => CouchParse,
+}
+
+#[cfg(feature = "order")]
+from! {
+    OrderError => Order,
+    OrderKeyError => OrderKey,
 }

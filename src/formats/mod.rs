@@ -1,6 +1,7 @@
 //! Other id formats of the document-database world, minted on the same
 //! per-thread randomness and clock as kuuids: one module per format.
 
+#[cfg(feature = "couch")]
 pub mod couch;
 pub(crate) mod kuuid_ordered;
 pub(crate) mod objectid;

@@ -12,7 +12,8 @@ const VERSION_SHIFT: u32 = 76;
 const VARIANT_SHIFT: u32 = 62;
 
 /// `value` with its version nibble set to `version` and its variant to
-/// `10`; every other bit kept.
+/// `10`; every other bit kept. (CouchDB `uuid_v4`/`uuid_v7`.)
+#[cfg(feature = "couch")]
 pub(crate) const fn with_version(value: u128, version: u8) -> u128 {
     value & !(0xf << VERSION_SHIFT) & !(0b11 << VARIANT_SHIFT)
         | (version as u128) << VERSION_SHIFT

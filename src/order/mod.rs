@@ -7,7 +7,7 @@
 //! alone, so two replicas editing different items never conflict. These
 //! are those strings, byte-identical to npm `fractional-indexing` 4.0.0
 //! (`generateKeyBetween`, `generateNKeysBetween`) on its default digits,
-//! which are ours: `0-9A-Za-z` in ASCII order.
+//! which are ours: `0-9A-Za-z` in ASCII order. Feature `order`.
 //!
 //! A key is an integer part, a head letter giving its length (`a0`..`az`,
 //! then `b00`..`bzz`, ...; `Zz`, `Zy`, ... below `a0`), and an optional

@@ -131,6 +131,7 @@ pub(crate) fn wrong_length(
 
 /// The wording of a text shorter than the least its format takes (a
 /// CouchDB `utc_id`): "length is 4 bytes, expected at least 14".
+#[cfg(feature = "couch")]
 pub(crate) fn too_short(f: &mut fmt::Formatter<'_>, found: usize, min: usize) -> fmt::Result {
     write!(f, "length is {}, expected at least {min}", Bytes(found))
 }

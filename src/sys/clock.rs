@@ -51,6 +51,7 @@ pub(crate) fn unix_millis() -> u64 {
 
 /// Microseconds since 1970 from the precise wall clock (CouchDB's
 /// `utc_random` reads `os:system_time(microsecond)`). 0 before 1970.
+#[cfg(feature = "couch")]
 #[inline]
 pub(crate) fn unix_micros() -> u64 {
     #[cfg(unix)]

@@ -13,7 +13,9 @@ mod clock;
 mod process_words;
 pub(crate) mod test_clock;
 
-pub(crate) use clock::{coarse_millis, unix_micros, unix_millis, unix_secs};
+#[cfg(feature = "couch")]
+pub(crate) use clock::unix_micros;
+pub(crate) use clock::{coarse_millis, unix_millis, unix_secs};
 #[cfg(feature = "__test-hooks")]
 pub(crate) use process_words::{disable_fork_guard, fork_guard_disabled};
 pub(crate) use process_words::{fork_word, process_words};

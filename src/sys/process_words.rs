@@ -32,8 +32,10 @@ pub(crate) struct ProcessWords {
     /// CouchDB `sequential`: the last id's 13-byte prefix and 3-byte
     /// counter (`formats::couch`); 0 until the first, and in a child, which
     /// then draws its own prefix.
+    #[cfg(feature = "couch")]
     pub(crate) couch_sequential: CachePadded<crate::word::SequentialWord>,
     /// CouchDB `utc_random`/`utc_id`: the last id's microseconds.
+    #[cfg(feature = "couch")]
     pub(crate) couch_utc: CachePadded<AtomicU64>,
 }
 
@@ -48,7 +50,9 @@ impl ProcessWords {
             v7: CachePadded::new(AtomicU64::new(0)),
             kuuid_ms: CachePadded::new(AtomicU64::new(0)),
             object_id: CachePadded::new(AtomicU64::new(0)),
+            #[cfg(feature = "couch")]
             couch_sequential: CachePadded::new(crate::word::SequentialWord::new()),
+            #[cfg(feature = "couch")]
             couch_utc: CachePadded::new(AtomicU64::new(0)),
         }
     }
@@ -60,7 +64,9 @@ impl ProcessWords {
         self.v7.store(0, Ordering::Relaxed);
         self.kuuid_ms.store(0, Ordering::Relaxed);
         self.object_id.store(0, Ordering::Relaxed);
+        #[cfg(feature = "couch")]
         self.couch_sequential.clear();
+        #[cfg(feature = "couch")]
         self.couch_utc.store(0, Ordering::Relaxed);
     }
 }

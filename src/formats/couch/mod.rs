@@ -1,6 +1,6 @@
 //! CouchDB's `/_uuids` algorithms, byte for byte the texts of
 //! `couch_uuids.erl` (apache/couchdb main), minted on this crate's
-//! per-thread secure randomness.
+//! per-thread secure randomness. Feature `couch`.
 //!
 //! ```
 //! use kuuid::couch::{Algorithm, Format, Uuids};

@@ -1,5 +1,6 @@
 //! SSE2, part of every x86-64 CPU: no run-time check.
 
+#[cfg(feature = "order")]
 pub(crate) mod key_digits;
 pub(crate) mod row;
 pub(crate) mod xoshiro;
