@@ -22,7 +22,9 @@ pub(crate) const DIV3844: u64 = 4_469_269;
 pub(crate) const DIV62: u16 = 4229;
 
 /// `(y << 8) + (y / 62) * COMBINE = (y % 62) << 8 | y / 62` (mod 2^16):
-/// both digits of a pair in one 16-bit word with one multiply-add.
+/// both digits of a pair in one 16-bit word with one multiply-add (the
+/// SIMD paths).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", test))]
 pub(crate) const COMBINE: u16 = 1u16.wrapping_sub(62 * 256);
 
 /// NEON: `y / 62 = sqdmulh_s16(y, NEON_DIV62) >> 5` for every `y < 3844`.
