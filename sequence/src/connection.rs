@@ -54,31 +54,59 @@ impl<C> PerProcess<C> {
     /// connection is gone (the server restarted, the backend was killed),
     /// replaces it and runs `f` once more. `f` must be safe to run again
     /// after a failure whose outcome is unknown.
+    ///
+    /// A fork from a signal handler on this thread while `f` runs copies
+    /// the call: what `f` returns in the copy (a reply the parent had
+    /// already read, or one read off the parent's socket) is the parent's.
+    /// The copy finds another process id when `f` returns, drops the
+    /// result (a leased block is burned, never handed out twice), leaves
+    /// the parent's connection open and runs `f` again on its own.
     pub(super) fn with_retry<R, E>(
         &self,
         connect: impl Fn() -> Result<C, E>,
         f: impl Fn(&mut C) -> Result<R, E>,
         broken: impl Fn(&mut C) -> bool,
     ) -> Result<R, E> {
-        let pid = std::process::id();
+        let mut pid = std::process::id();
         let mut backoff = Backoff::default();
         // Declared before the mutex guard, so released after it.
         let _owner = self.owner.hold(pid, || backoff.wait());
-        let Some(mut guard) = self.lock() else {
-            return f(&mut connect()?);
+        // A copy made during `f` sets `pid` to its own id and says so.
+        let copied = |pid: &mut u32| {
+            let now = std::process::id();
+            std::mem::replace(pid, now) != now
         };
-        let first = f(Self::ours(&mut guard, pid, &connect)?);
-        let conn = &mut guard.as_mut().expect("connected above").1;
-        if first.is_ok() || !broken(conn) {
-            return first;
-        }
-        *guard = None;
-        let again = f(Self::ours(&mut guard, pid, &connect)?);
-        if again.is_err() && broken(&mut guard.as_mut().expect("connected above").1) {
-            // The next call connects afresh.
+        let Some(mut guard) = self.lock() else {
+            loop {
+                let mut conn = connect()?;
+                let result = f(&mut conn);
+                if !copied(&mut pid) {
+                    return result;
+                }
+                // The connection is the parent's too: never closed here.
+                std::mem::forget(conn);
+            }
+        };
+        loop {
+            let first = f(Self::ours(&mut guard, pid, &connect)?);
+            if copied(&mut pid) {
+                continue;
+            }
+            let conn = &mut guard.as_mut().expect("connected above").1;
+            if first.is_ok() || !broken(conn) {
+                return first;
+            }
             *guard = None;
+            let again = f(Self::ours(&mut guard, pid, &connect)?);
+            if copied(&mut pid) {
+                continue;
+            }
+            if again.is_err() && broken(&mut guard.as_mut().expect("connected above").1) {
+                // The next call connects afresh.
+                *guard = None;
+            }
+            return again;
         }
-        again
     }
 
     /// This process's connection in `guard`, opened if there is none.

@@ -282,6 +282,44 @@ impl fmt::Display for SchemaError {
 
 impl std::error::Error for SchemaError {}
 
+/// A SQLite database that stays out of WAL mode when the store asks for it
+/// (a filesystem without shared memory, a `nolock` or other VFS without
+/// it, another program keeping it in rollback mode): refused at open.
+/// The store's fork safety rests on WAL, where a lease waiting for a lock
+/// holds nothing a copy of the process could write with; in rollback mode
+/// a fork during COMMIT's lock wait could roll back and unlink the
+/// parent's journal.
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("kuuid-doc-wal-{}.db", std::process::id()));
+/// // SQLite's `nolock` parameter turns shared memory off: no WAL.
+/// let uri = format!("file:{}?nolock=1", path.display());
+/// let Err(kuuid_sequence::Error::Store(why)) = kuuid_sequence::SqliteCounters::open(&uri) else {
+///     panic!("a database without WAL was opened");
+/// };
+/// let e = why.downcast_ref::<kuuid_sequence::JournalModeError>().unwrap();
+/// assert_eq!(e.mode, "delete");
+/// # let _ = std::fs::remove_file(&path);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JournalModeError {
+    /// The journal mode the database stayed in, as SQLite names it.
+    pub mode: String,
+}
+
+impl fmt::Display for JournalModeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the database stays in journal mode {:?}, not WAL (no shared memory there, or another \
+             program keeps it in rollback mode): the store needs WAL",
+            self.mode
+        )
+    }
+}
+
+impl std::error::Error for JournalModeError {}
+
 #[cfg(test)]
 mod tests {
     use super::Error;

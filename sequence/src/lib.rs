@@ -84,7 +84,7 @@ use blocks::Blocks;
 #[doc(hidden)]
 pub use blocks::{Blocks, Claim};
 pub use counter::{Counter, CounterStore, ShardedCounter};
-pub use error::{BoxError, Error, SchemaError};
+pub use error::{BoxError, Error, JournalModeError, SchemaError};
 #[cfg(loom)]
 #[doc(hidden)]
 pub use fork_gate::{Entry, ForkGate, Poisoned, Registered};

@@ -1,24 +1,24 @@
 //! Counters in PostgreSQL (feature `postgres`).
 
 use std::collections::HashMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio_postgres::{CancelToken, Client, NoTls};
+use tokio_postgres::{Client, NoTls};
 
 use super::connection::PerProcess;
 use super::counter::CounterStore;
 use super::error::{BoxError, Error};
-use super::sharding::{Row, Sharding, ShardingMismatchError};
+use super::sharding::{Row, ShardingMismatchError};
 
 mod config;
+mod conn;
 mod schema;
 #[cfg(feature = "postgres-tls")]
 mod tls;
 
 use config::Target;
+use conn::{AtServer, Cancel, Conn};
 
 /// How long one statement may wait for the server ([`PostgresCounters::connect`]).
 ///
@@ -32,7 +32,7 @@ pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 /// database, created if missing (so a role with only `SELECT, INSERT,
 /// UPDATE` on an existing table works; a table with other columns is
 /// refused at connect). Each counter has a row per shard, and a row at
-/// shard -1 that records its [`Sharding`]. A lease is one `UPDATE ... SET
+/// shard -1 that records its [`Sharding`](crate::Sharding). A lease is one `UPDATE ... SET
 /// next = next + len ... RETURNING` in autocommit (the rows are inserted
 /// first when missing, and the sharding checked on the connection's first
 /// lease of the counter): the row lock serializes leases across processes,
@@ -105,51 +105,6 @@ pub struct PostgresCounters {
     /// The most one statement may wait.
     timeout: Duration,
     conn: PerProcess<Conn>,
-}
-
-/// How much longer than the server's `statement_timeout` the client waits
-/// for an answer: the server's own cancellation normally comes first, with
-/// its error, and leaves the connection usable.
-const CLIENT_GRACE: Duration = Duration::from_secs(1);
-
-/// Sends a cancel request for the statement running on a connection, over
-/// the connection's own TLS settings.
-type Cancel = Box<
-    dyn Fn(CancelToken) -> Pin<Box<dyn Future<Output = Result<(), tokio_postgres::Error>> + Send>>
-        + Send
-        + Sync,
->;
-
-/// A connection on a one-thread runtime of its own, and the counters
-/// whose sharding it has checked (the row recording it never changes once
-/// written).
-struct Conn {
-    runtime: tokio::runtime::Runtime,
-    /// Shared with the statement futures, which must not borrow `Conn`.
-    client: Arc<Client>,
-    cancel: Cancel,
-    checked: HashMap<String, Sharding>,
-    /// A statement timed out: the connection's state is unknown.
-    timed_out: bool,
-}
-
-/// A failure talking to one server: says which.
-#[derive(Debug)]
-struct AtServer {
-    at: String,
-    what: BoxError,
-}
-
-impl std::fmt::Display for AtServer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PostgreSQL at {}", self.at)
-    }
-}
-
-impl std::error::Error for AtServer {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&*self.what)
-    }
 }
 
 impl PostgresCounters {
@@ -249,6 +204,7 @@ impl PostgresCounters {
             cancel,
             checked: HashMap::new(),
             timed_out: false,
+            pid: std::process::id(),
         };
         self.setup(&mut conn).map_err(Error::Store)?;
         Ok(conn)
@@ -311,60 +267,6 @@ impl PostgresCounters {
         Ok((client, cancel))
     }
 
-    /// Runs one statement's future (on a handle of `conn.client`) under
-    /// the timeout. The server ends the statement itself at the timeout
-    /// (its `statement_timeout`, set by [`setup`](Self::setup)); if no
-    /// answer comes [`CLIENT_GRACE`] later, the client asks the server to
-    /// cancel it before giving the connection up, so that no statement of
-    /// ours is left waiting there (a backend whose client is gone goes on
-    /// waiting for its lock: PostgreSQL notices only when it writes).
-    fn wait<T>(
-        &self,
-        conn: &mut Conn,
-        f: impl Future<Output = Result<T, tokio_postgres::Error>>,
-    ) -> Result<T, BoxError> {
-        match conn
-            .runtime
-            .block_on(async { tokio::time::timeout(self.timeout + CLIENT_GRACE, f).await })
-        {
-            Ok(Ok(v)) => Ok(v),
-            Ok(Err(e)) => Err(self.at(e)),
-            Err(_) => {
-                conn.timed_out = true;
-                let sent = self.cancel(conn);
-                Err(self.at(format!(
-                    "no answer within the statement timeout ({:?}); {}",
-                    self.timeout,
-                    match sent {
-                        Ok(()) => "asked the server to cancel it".to_owned(),
-                        Err(e) => format!("could not ask the server to cancel it: {e}"),
-                    }
-                )))
-            }
-        }
-    }
-
-    /// Asks the server to cancel the statement running on `conn`, waiting
-    /// at most the connect timeout (capped at the statement timeout).
-    fn cancel(&self, conn: &Conn) -> Result<(), String> {
-        let limit = self
-            .target
-            .config
-            .get_connect_timeout()
-            .copied()
-            .unwrap_or(config::DEFAULT_CONNECT_TIMEOUT)
-            .min(self.timeout);
-        let request = (conn.cancel)(conn.client.cancel_token());
-        match conn
-            .runtime
-            .block_on(async { tokio::time::timeout(limit, request).await })
-        {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(e.to_string()),
-            Err(_) => Err(format!("no answer within {limit:?}")),
-        }
-    }
-
     fn lease(
         &self,
         conn: &mut Conn,
@@ -383,6 +285,8 @@ impl PostgresCounters {
                 &[&row.name, &shard, &len, &limit],
             ),
         )?;
+        #[cfg(feature = "__test-hooks")]
+        crate::__test_hooks::after_lease_reply();
         found
             .map(|r| r.try_get(0))
             .transpose()

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 
 use super::counter::CounterStore;
-use super::error::{BoxError, Error, SchemaError};
+use super::error::{BoxError, Error, JournalModeError, SchemaError};
 use super::sharding::{Row, Sharding, ShardingMismatchError};
 
 mod fork;
@@ -196,10 +196,12 @@ impl SqliteCounters {
         // there): retry every 10 ms for as long as the busy timeout.
         let max_tries = self.busy_timeout.as_millis() / 10;
         let mut tries = 0;
+        let mut mode = String::new();
         loop {
             let setup = db
                 .query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))
-                .and_then(|_| {
+                .and_then(|m| {
+                    mode = m;
                     db.execute_batch(
                         "PRAGMA synchronous = FULL;
                          CREATE TABLE IF NOT EXISTS kuuid_counters (
@@ -212,12 +214,25 @@ impl SqliteCounters {
                 Err(e) if is_busy(&e) && tries < max_tries && !fork::step_out() => {
                     tries += 1;
                     if !fork::nap(Duration::from_millis(10)) {
-                        // A fork waits: go again after it.
+                        // A fork waits: go again after it. A copy made in
+                        // the nap leaves the connection open (leaked): a
+                        // poisoned copy never calls SQLite.
+                        if std::process::id() != pid {
+                            std::mem::forget(db);
+                        }
                         return Err(store(e));
                     }
                 }
-                other => break other.map_err(store)?,
+                other => {
+                    other.map_err(store)?;
+                    break;
+                }
             }
+        }
+        // Only WAL lets a lease waiting for a lock hold nothing (issue 63,
+        // item 6): SQLite answers with the mode it stayed in.
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(Error::Store(Box::new(JournalModeError { mode })));
         }
         check_columns(&db)?;
         Ok(Conn {
@@ -339,7 +354,11 @@ impl CounterStore for SqliteCounters {
             }
             #[cfg(feature = "__test-hooks")]
             crate::__test_hooks::in_lease();
+            #[cfg(all(unix, feature = "__test-hooks"))]
+            crate::__test_hooks::before_commit();
             tx.commit()?;
+            #[cfg(feature = "__test-hooks")]
+            crate::__test_hooks::after_lease_reply();
             if !known {
                 conn.checked.insert(row.name.to_owned(), row.sharding);
             }

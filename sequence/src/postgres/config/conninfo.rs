@@ -71,8 +71,12 @@ pub(super) fn pairs(text: &str) -> Result<Vec<(String, String)>, String> {
     } else {
         kv_pairs(text)?
     };
-    for (key, value) in &raw {
-        check(key, value)?;
+    for (i, (key, value)) in raw.iter().enumerate() {
+        // A word after a password's value may be the password's own
+        // second word (`password=hunter2 secret=x`, or `&` unescaped in a
+        // URL): such a key is not named.
+        let after_password = i > 0 && matches!(raw[i - 1].0.as_str(), "password" | "sslpassword");
+        check(key, value, after_password)?;
     }
     Ok(raw)
 }
@@ -94,13 +98,21 @@ fn named(key: &str) -> Option<String> {
 
 /// Refuses a key this client does not read and a value it cannot hold.
 /// The messages name the key, never the value.
-fn check(key: &str, value: &str) -> Result<(), String> {
+fn check(key: &str, value: &str, after_password: bool) -> Result<(), String> {
     if UNSUPPORTED.contains(&key) {
         return Err(format!(
             "connection string: {key} (libpq's) is not supported here"
         ));
     }
     if !DRIVER.contains(&key) && !OURS.contains(&key) {
+        if after_password {
+            return Err(
+                "connection string: an unknown key right after the password \
+                 (a password with a space or `&` in it goes in single quotes, or %-escaped \
+                 in a URL; neither the key nor any value shown)"
+                    .to_owned(),
+            );
+        }
         let which = named(key).map_or_else(
             || "a key that is not a name".to_owned(),
             |k| format!("key {k}"),
@@ -119,11 +131,16 @@ fn check(key: &str, value: &str) -> Result<(), String> {
     };
     match key {
         "port" => {
-            for (i, p) in value.split(',').enumerate() {
+            let list: Vec<&str> = value.split(',').collect();
+            for (i, p) in list.iter().enumerate() {
                 if !p.is_empty() && p.parse::<u16>().is_err() {
+                    let which = if list.len() == 1 {
+                        "port".to_owned()
+                    } else {
+                        format!("port {} of the list", i + 1)
+                    };
                     return Err(format!(
-                        "connection string: port number {} of the list is not a port number (1..=65535)",
-                        i + 1
+                        "connection string: {which} is not a port number (1..=65535; its value not shown)"
                     ));
                 }
             }
@@ -205,6 +222,25 @@ fn kv_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
                 i += 1;
             }
             value = text[v0..i].to_owned();
+            // libpq skips blanks after `=`, so an empty value takes the
+            // next pair as its value: `sslmode= password=x` sets sslmode
+            // to `password=x`, which every message about sslmode (or the
+            // host, the user, a file) would then show. Refused, naming
+            // only the key.
+            if let Some((k, _)) = value.split_once('=')
+                && known(k)
+            {
+                let key = if known(&key) {
+                    format!("{key:?}")
+                } else {
+                    "a key".to_owned()
+                };
+                return Err(format!(
+                    "connection string: the value of {key} reads as another key's pair \
+                     (an empty value is written key=''; a value with `=` in it goes in single \
+                     quotes); its text not shown"
+                ));
+            }
         }
         out.push((key, value));
     }
@@ -225,6 +261,18 @@ fn url_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
         Some((a, d)) => (a, Some(d)),
         None => (before_query, None),
     };
+    // An `@` past the host part: a password's unescaped `/` or `?` moved
+    // the user's part there (`postgresql://app:31337/pw@h` reads as host
+    // `app`, port `31337`, a piece of the password), so the host, the
+    // port and the database would show pieces of a password. Refused
+    // whole; `@` in a value is written %40.
+    if dbname.is_some_and(|d| d.contains('@')) || query.is_some_and(|q| q.contains('@')) {
+        return Err(
+            "connection string: an `@` after the URL's host part (a password's `/`, \
+             `?` or `@` must be %-escaped: %2F, %3F, %40); nothing of the URL shown"
+                .to_owned(),
+        );
+    }
     let mut out = Vec::new();
     let (userinfo, hosts) = match authority.rsplit_once('@') {
         Some((u, h)) => (Some(u), h),
@@ -383,11 +431,14 @@ mod tests {
         assert!(e.contains("unknown key \"lock_timeout\""), "{e}");
         let e = pairs("postgresql://h:notaport/d").unwrap_err();
         assert!(
-            e.contains("port number 1 ") && !e.contains("notaport"),
+            e.contains("string: port is not a port number") && !e.contains("notaport"),
             "{e}"
         );
         let e = pairs("host=h port=5432,99999").unwrap_err();
-        assert!(e.contains("port number 2 ") && !e.contains("99999"), "{e}");
+        assert!(
+            e.contains("port 2 of the list ") && !e.contains("99999"),
+            "{e}"
+        );
         let e = pairs("host=h keepalives=yes").unwrap_err();
         assert!(e.contains("keepalives is not") && !e.contains("yes"), "{e}");
         let e = pairs("host=h service=prod").unwrap_err();
@@ -396,6 +447,50 @@ mod tests {
         assert!(e.contains("\"dbname\" has no value"), "{e}");
         let e = pairs("host=h password=two words").unwrap_err();
         assert!(e.contains("text at byte 20 has no value"), "{e}");
+    }
+
+    /// An empty value takes the next pair as its value (libpq's grammar):
+    /// refused, naming only the key (issue 63, item 1).
+    #[test]
+    fn an_empty_value_before_a_pair_is_refused_unquoted() {
+        for key in DRIVER.iter().chain(OURS) {
+            for next in ["password", "sslpassword", "user"] {
+                let text = format!("{key}= {next}=hunter2secret");
+                let e = pairs(&text).unwrap_err();
+                assert!(
+                    e.contains(&format!("value of {key:?} reads as")) && !e.contains("hunter2"),
+                    "{text}: {e}"
+                );
+            }
+        }
+        // Quoted, the same text is a value; an empty quoted value is empty.
+        let p = map(pairs("password='user=x' sslmode='' host=h").unwrap());
+        assert_eq!(p[0], ("password", "user=x".to_owned()));
+        assert_eq!(p[1], ("sslmode", String::new()));
+        // A bare `=` in a value that reads as no key is a value.
+        let p = map(pairs("options=-csearch_path=app").unwrap());
+        assert_eq!(p[0], ("options", "-csearch_path=app".to_owned()));
+    }
+
+    /// Pieces of a password set apart by a space, `&`, `/` or `?` are
+    /// never named (issue 63, item 2).
+    #[test]
+    fn pieces_of_a_password_are_not_named() {
+        for text in [
+            "host=h password=hunter2 secret=x",
+            "postgresql://u@h/d?password=hunter2&secret=x",
+            "postgresql://app:31337/pw@h",
+            "postgresql://u:hunter2/sec@h/d",
+            "postgresql://u:hunter2?sec@h/d",
+        ] {
+            let e = pairs(text).unwrap_err();
+            for piece in ["hunter2", "secret", "31337", "sec", "app", "pw"] {
+                assert!(!e.contains(piece), "{text}: {e}");
+            }
+        }
+        // An unknown key after any other value is named.
+        let e = pairs("user=u secret=x").unwrap_err();
+        assert!(e.contains("unknown key \"secret\""), "{e}");
     }
 
     #[test]

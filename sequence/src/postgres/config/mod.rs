@@ -46,10 +46,13 @@ impl SslMode {
             "require" => SslMode::Require,
             "verify-ca" => SslMode::VerifyCa,
             "verify-full" => SslMode::VerifyFull,
-            other => {
-                return Err(format!(
-                    "sslmode {other:?}: expected disable, allow, prefer, require, verify-ca or verify-full"
-                ));
+            // The value is not shown: values are never quoted (a
+            // misplaced one may be a secret).
+            _ => {
+                return Err(
+                    "sslmode: not one of disable, allow, prefer, require, verify-ca or verify-full (its value not shown)"
+                        .to_owned(),
+                );
             }
         })
     }
@@ -144,9 +147,9 @@ pub(super) fn parse(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<
     if config.get_ports().is_empty()
         && let Some(port) = env("PGPORT")
     {
-        let port = port
-            .parse()
-            .map_err(|_| format!("PGPORT {port:?} is not a port number"))?;
+        let port = port.parse().map_err(|_| {
+            "PGPORT is not a port number (1..=65535; its value not shown)".to_owned()
+        })?;
         config.port(port);
     }
     if config.get_user().is_none() {
@@ -193,7 +196,10 @@ pub(super) fn parse(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<
             let secs: u64 = s
                 .trim()
                 .parse()
-                .map_err(|_| format!("connect_timeout {s:?} is not a number of seconds"))?;
+                .map_err(|_| {
+                    "connect_timeout (or PGCONNECT_TIMEOUT) is not a number of seconds (its value not shown)"
+                        .to_owned()
+                })?;
             // libpq: 0 waits forever, and less than 2 s means 2 s.
             Duration::from_secs(if secs == 0 { 60 * 60 * 24 } else { secs.max(2) })
         }

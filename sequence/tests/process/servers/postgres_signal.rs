@@ -1,10 +1,11 @@
 //! The probe of issue 54 on PostgreSQL: a signal whose handler forks,
 //! raised in a lease just before it sends its `UPDATE`, the child
 //! returning into the lease after the parent has leased three more blocks
-//! on the same connection (two processes on one socket). The lease is one
-//! statement (`UPDATE ... RETURNING`, committed by the server), so there
-//! is no commit for the child to finish: it sends its own `UPDATE` on the
-//! parent's socket, and the server hands it a block of its own. No block
+//! on the same connection. The child finds the connection opened by
+//! another process, sends nothing on it, and leases on a connection of its
+//! own. And once the reply is in, still inside the store's call (issue 63,
+//! item 4): the child's copy of that reply is the parent's block, so the
+//! child drops it and leases again on its own connection. No block
 //! repeats, in the parent or between the two.
 #![cfg(all(
     unix,
@@ -15,7 +16,7 @@
 
 use kuuid_sequence::{BlockSource, Counter, PostgresCounters};
 
-use crate::sqlite_fork::{BLOCK, apart, fork_from_a_handler_in_a_lease};
+use crate::sqlite_fork::{BLOCK, apart, fork_from_a_handler_at, fork_from_a_handler_in_a_lease};
 
 #[test]
 fn a_fork_from_a_signal_handler_in_a_postgres_lease_repeats_no_block() {
@@ -36,4 +37,31 @@ fn a_fork_from_a_signal_handler_in_a_postgres_lease_repeats_no_block() {
             "the child's block is the parent's: {blocks:?}"
         );
     }
+}
+
+/// The signal raised after the `UPDATE`'s reply has arrived, still inside
+/// the store's call (issue 63, item 4): before the store checked the
+/// process id there, the child returned the parent's block
+/// (`[1, 11, ..., 91, 11]`). The child must get a block, and its own.
+#[test]
+fn a_fork_from_a_signal_handler_after_the_reply_repeats_no_block() {
+    let _one_at_a_time = crate::common::serial();
+    let Some(url) = crate::server::address("KUUID_PG_URL") else {
+        return;
+    };
+    let name = format!("signal-after-{}", std::process::id());
+    let store = std::sync::Arc::new(PostgresCounters::connect(&url).unwrap());
+    let lease = || BlockSource::lease(&Counter::new(store.clone(), name.as_str()), BLOCK);
+    let (mut blocks, reply) =
+        fork_from_a_handler_at(kuuid_sequence::__test_hooks::raise_after_lease_reply, lease);
+    eprintln!("parent {blocks:?}, child {reply:?}");
+    assert!(apart(&blocks), "the parent's blocks overlap: {blocks:?}");
+    let [0, child] = reply[..] else {
+        panic!("the child got no block: {reply:?}");
+    };
+    blocks.push(child);
+    assert!(
+        apart(&blocks),
+        "the child's block is the parent's: {blocks:?}"
+    );
 }
