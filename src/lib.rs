@@ -45,7 +45,7 @@
 //! | kind | mint | value type | text |
 //! |---|---|---|---|
 //! | kuuid (npm's) | [`id`], [`fill`], [`Generator`] | [`Kuuid`] and shorter [`Id`]s | 32 base62 characters |
-//! | UUIDv7 (npm kuuid 3.x `v7`, `v7s`) | [`v7`], [`v7s`], [`fill_v7`], [`V7Generator`] | [`Uuid7`], [`Simple`] | 36 with dashes, or 32 hex |
+//! | UUIDv7 (npm kuuid 3.x `v7`, `v7s`) | [`v7`], [`v7s`], [`fill_v7`], [`V7Generator`], [`V7GeneratorAt`] | [`Uuid7`], [`Simple`] | 36 with dashes, or 32 hex |
 //! | MongoDB ObjectId | [`object_id`], [`fill_object_id`] | [`ObjectId`] | 24 hex |
 //! | CouchDB `/_uuids` (`random`, `sequential`, `utc_random`, `utc_id`, `uuid_v4`, `uuid_v7`); feature `couch` | [`couch::Uuids`] | text | as CouchDB writes them |
 //!
@@ -187,8 +187,9 @@ mod word;
 
 /// Serde adapters for ids (feature `serde`): `#[serde(with =
 /// "kuuid::serde::as_str")]` writes text in every format, `any` reads text
-/// or bytes from self-describing ones. The plain `Serialize`/`Deserialize`
-/// impls need no adapter.
+/// or bytes from self-describing ones, `braced` and `urn` write a
+/// [`Uuid7`] field as those texts (as uuid's modules of those names). The
+/// plain `Serialize`/`Deserialize` impls need no adapter.
 ///
 /// ```
 /// #[derive(serde::Serialize)]
@@ -201,7 +202,7 @@ mod word;
 /// ```
 #[cfg(feature = "serde")]
 pub mod serde {
-    pub use crate::external::serde::{IdText, any, as_str};
+    pub use crate::external::serde::{IdText, any, as_str, braced, urn};
 }
 
 /// The fork token's protocol and the claims on the process words (UUIDv7,
@@ -234,7 +235,7 @@ pub use self::kuuid::lines::{ParseLines, ParsedLine, parse_lines};
 pub use self::kuuid::range::{KeyRange, PrefixedKeyRange};
 pub use error::Error;
 pub use formats::objectid::ObjectId;
-pub use formats::v7::{Simple, Uuid7, V7Generator};
+pub use formats::v7::{Braced, Simple, Urn, Uuid7, V7Generator, V7GeneratorAt};
 pub use generator::Generator;
 pub use options::Options;
 pub use parse::{ManyError, ObjectIdParseError, ParseError, UuidParseError};

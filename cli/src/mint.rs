@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use clap::{Args, ValueEnum};
 use kuuid::couch::{Algorithm, Uuids};
-use kuuid::{Generator, ObjectId, RngKind, Timestamp, Uuid7, V7Generator};
+use kuuid::{Generator, ObjectId, RngKind, Timestamp, Uuid7, V7GeneratorAt};
 
 use crate::output::Sink;
 use crate::{Failure, LayoutArgs};
@@ -223,7 +223,7 @@ enum Minter {
     /// ordered either way.
     V7 {
         simple: bool,
-        g: Option<V7Generator>,
+        g: Option<V7GeneratorAt>,
         ids: Vec<Uuid7>,
     },
     ObjectId {
@@ -263,7 +263,7 @@ impl Minter {
                 Minter::V7 {
                     simple: a.format == IdFormat::V7s,
                     // A bad time is refused here, before any output.
-                    g: a.at.map(V7Generator::at).transpose()?,
+                    g: a.at.map(V7GeneratorAt::new).transpose()?,
                     ids: vec![Uuid7::MIN; CHUNK],
                 }
             }
@@ -307,7 +307,12 @@ impl Minter {
                 let ids = &mut ids[..n];
                 match g {
                     None => kuuid::fill_v7(ids),
-                    Some(g) => g.fill(ids),
+                    // The only error: the last millisecond used up.
+                    Some(g) => g.fill(ids).map_err(|_| {
+                        Failure::Usage(
+                            "--at: the ids used up the counter of the last millisecond a UUIDv7 holds (2^48 - 1, in year 10889): no later UUIDv7 exists".into(),
+                        )
+                    })?,
                 }
                 if *simple {
                     sink.push_encoded(ids.len(), |lines: &mut [[u8; 33]]| {

@@ -194,7 +194,7 @@ impl From<ParseError> for Error {
 /// }
 /// let err = parse("not a uuid").unwrap_err();
 /// assert!(matches!(err, kuuid::Error::Uuid(_)));
-/// assert_eq!(err.to_string(), "not a UUIDv7: length is 10 bytes, expected 36 or 32");
+/// assert_eq!(err.to_string(), "not a UUIDv7: length is 10 bytes, expected 36, 32, 38 or 45");
 /// ```
 impl From<UuidParseError> for Error {
     fn from(e: UuidParseError) -> Self {

@@ -38,7 +38,7 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
 use crate::formats::objectid::ObjectId;
-use crate::formats::v7::{Simple, Uuid7};
+use crate::formats::v7::{Braced, Simple, Urn, Uuid7};
 use crate::kuuid::id::{AnyKuuid, Id};
 use crate::kuuid::layout::Prefix;
 
@@ -48,7 +48,8 @@ const BYTES_MAX: usize = 36;
 
 /// What serde needs of an id type: its text, its binary form and a strict
 /// parser that takes either. Implemented for every [`Id`] length,
-/// [`AnyKuuid`], [`Uuid7`], [`Simple`] and [`ObjectId`]; sealed.
+/// [`AnyKuuid`], [`Uuid7`] (and its [`Simple`], [`Braced`] and [`Urn`]
+/// texts) and [`ObjectId`]; sealed.
 ///
 /// ```
 /// use kuuid::serde::IdText;
@@ -114,6 +115,8 @@ mod sealed {
     impl Sealed for crate::kuuid::id::AnyKuuid {}
     impl Sealed for crate::formats::v7::Uuid7 {}
     impl Sealed for crate::formats::v7::Simple {}
+    impl Sealed for crate::formats::v7::Braced {}
+    impl Sealed for crate::formats::v7::Urn {}
     impl Sealed for crate::formats::objectid::ObjectId {}
 }
 
@@ -170,6 +173,32 @@ impl IdText for Simple {
         parse_uuid7(bytes).map(Simple)
     }
     const EXPECTING: &'static str = Uuid7::EXPECTING;
+}
+
+/// The braced and URN texts: 16 bytes in binary formats, as every UUIDv7.
+macro_rules! uuid7_text {
+    ($($ty:ident, $len:literal;)*) => {$(
+        impl IdText for $ty {
+            fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+                use std::io::Write;
+                let mut buf = [0u8; $len];
+                write!(&mut buf[..], "{self}").expect("the text's length");
+                f(std::str::from_utf8(&buf).expect("ASCII"))
+            }
+            fn with_binary<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+                self.0.with_binary(f)
+            }
+            fn parse_any(bytes: &[u8]) -> Result<Self, String> {
+                parse_uuid7(bytes).map($ty)
+            }
+            const EXPECTING: &'static str = Uuid7::EXPECTING;
+        }
+    )*};
+}
+
+uuid7_text! {
+    Braced, 38;
+    Urn, 45;
 }
 
 impl IdText for ObjectId {
@@ -261,6 +290,8 @@ serde_impls! {
     [] AnyKuuid;
     [] Uuid7;
     [] Simple;
+    [] Braced;
+    [] Urn;
     [] ObjectId;
 }
 
@@ -361,5 +392,85 @@ pub mod any {
     /// ```
     pub fn deserialize<'de, T: IdText, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
         d.deserialize_any(IdVisitor(PhantomData))
+    }
+}
+
+/// A [`Uuid7`] field written as braced text (`{...}`) in every format,
+/// `#[serde(with = "kuuid::serde::braced")]`, as uuid's `serde::braced`;
+/// reads any text of a UUIDv7 (or its 16 bytes where the format hands
+/// bytes over).
+///
+/// ```
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// struct Row {
+///     #[serde(with = "kuuid::serde::braced")]
+///     id: kuuid::Uuid7,
+/// }
+/// let row = Row { id: kuuid::Uuid7::MIN };
+/// let json = serde_json::to_string(&row).unwrap();
+/// assert_eq!(json, r#"{"id":"{00000000-0000-7000-8000-000000000000}"}"#);
+/// assert_eq!(serde_json::from_str::<Row>(&json).unwrap(), row);
+/// ```
+pub mod braced {
+    use super::*;
+
+    /// Writes `{...}`.
+    ///
+    /// ```
+    /// let value = kuuid::serde::braced::serialize(&kuuid::Uuid7::MIN, serde_json::value::Serializer);
+    /// assert_eq!(value.unwrap(), "{00000000-0000-7000-8000-000000000000}");
+    /// ```
+    pub fn serialize<S: Serializer>(id: &Uuid7, s: S) -> Result<S::Ok, S::Error> {
+        as_str::serialize(&id.braced(), s)
+    }
+
+    /// Reads any text of a UUIDv7, or its bytes, strictly.
+    ///
+    /// ```
+    /// let text = serde_json::json!("{00000000-0000-7000-8000-000000000000}");
+    /// assert_eq!(kuuid::serde::braced::deserialize(text).unwrap(), kuuid::Uuid7::MIN);
+    /// ```
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid7, D::Error> {
+        deserialize_id(d)
+    }
+}
+
+/// A [`Uuid7`] field written as a URN (`urn:uuid:...`) in every format,
+/// `#[serde(with = "kuuid::serde::urn")]`, as uuid's `serde::urn`; reads
+/// any text of a UUIDv7 (or its 16 bytes where the format hands bytes
+/// over).
+///
+/// ```
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// struct Row {
+///     #[serde(with = "kuuid::serde::urn")]
+///     id: kuuid::Uuid7,
+/// }
+/// let row = Row { id: kuuid::Uuid7::MIN };
+/// let json = serde_json::to_string(&row).unwrap();
+/// assert_eq!(json, r#"{"id":"urn:uuid:00000000-0000-7000-8000-000000000000"}"#);
+/// assert_eq!(serde_json::from_str::<Row>(&json).unwrap(), row);
+/// ```
+pub mod urn {
+    use super::*;
+
+    /// Writes `urn:uuid:...`.
+    ///
+    /// ```
+    /// let value = kuuid::serde::urn::serialize(&kuuid::Uuid7::MIN, serde_json::value::Serializer);
+    /// assert_eq!(value.unwrap(), "urn:uuid:00000000-0000-7000-8000-000000000000");
+    /// ```
+    pub fn serialize<S: Serializer>(id: &Uuid7, s: S) -> Result<S::Ok, S::Error> {
+        as_str::serialize(&id.urn(), s)
+    }
+
+    /// Reads any text of a UUIDv7, or its bytes, strictly.
+    ///
+    /// ```
+    /// let text = serde_json::json!("urn:uuid:00000000-0000-7000-8000-000000000000");
+    /// assert_eq!(kuuid::serde::urn::deserialize(text).unwrap(), kuuid::Uuid7::MIN);
+    /// ```
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid7, D::Error> {
+        deserialize_id(d)
     }
 }

@@ -13,14 +13,14 @@ use super::{invalid_byte, wrong_length};
 /// assert_eq!("017f22e2-79b0-4cc3-98c4-dc0c0c07398f".parse::<Uuid7>(),
 ///            Err(UuidParseError::Version { found: 4 }));
 /// assert_eq!("017f22e279b07cc3".parse::<Uuid7>(),
-///            Err(UuidParseError::Length { expected: &[36, 32], found: 16 }));
+///            Err(UuidParseError::Length { expected: &[36, 32, 38, 45], found: 16 }));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UuidParseError {
-    /// Neither 36 (with dashes) nor 32 (without) characters.
+    /// Not 36 (with dashes), 32 (without), 38 (braced) or 45 (a URN) characters (or, from a slice, not 16 bytes).
     Length {
-        /// The lengths a UUID's text takes: `&[36, 32]`.
+        /// The lengths a UUID's text takes, `&[36, 32, 38, 45]`; a slice's, `&[16]`.
         expected: &'static [usize],
         /// The length found.
         found: usize,

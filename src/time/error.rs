@@ -59,7 +59,7 @@ impl fmt::Display for TimeError {
             // time may be.
             TimeError::Syntax { input, .. } => write!(
                 f,
-                "{input:?} is not a time: give RFC 3339 (2018-01-01T00:00:00Z, any offset, years 1970 to 9999) or integer milliseconds since 1970 (1514764800000; also for years past 9999)"
+                "{input:?} is not a time: give RFC 3339 (2018-01-01T00:00:00Z, any offset, years 1970 to 9999), a date alone (2018-01-01, midnight UTC) or integer milliseconds since 1970 (1514764800000; also for years past 9999)"
             ),
         }
     }

@@ -196,8 +196,18 @@ impl fmt::Display for Timestamp {
     }
 }
 
-/// Parses RFC 3339 (`2018-01-01T00:00:00Z`, any offset) or an integer count
-/// of milliseconds since 1970.
+/// Parses RFC 3339 (`2018-01-01T00:00:00Z`, any offset), a date alone
+/// (`2018-01-01`: midnight UTC, as JavaScript's `Date` and so npm kuuid read
+/// it, and as the `kuuid` command does), or an integer count of
+/// milliseconds since 1970.
+///
+/// ```
+/// use kuuid::Timestamp;
+/// let t: Timestamp = "2018-01-01".parse()?;
+/// assert_eq!(t, "2018-01-01T00:00:00Z".parse()?);
+/// assert!("2018-02-30".parse::<Timestamp>().is_err());
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
 impl FromStr for Timestamp {
     type Err = TimeError;
 
@@ -218,6 +228,14 @@ impl FromStr for Timestamp {
         {
             return Err(TimeError::BeforeEpoch);
         }
+        let b = t.as_bytes();
+        let midnight;
+        let t = if b.len() == 10 && b[4] == b'-' && b[7] == b'-' {
+            midnight = format!("{t}T00:00:00Z");
+            &midnight
+        } else {
+            t
+        };
         rfc3339::parse(t).map_err(|reason| match reason {
             Refused::Time(e) => e,
             Refused::Syntax(reason) => TimeError::Syntax {
@@ -285,8 +303,10 @@ impl TryFrom<SystemTime> for Timestamp {
 /// `chrono::DateTime` and `time::OffsetDateTime` (features `jiff`, `chrono`,
 /// `time`),
 /// integer **milliseconds** since 1970 (`u64` only, so that a bare literal
-/// such as `id_at(1514764800000)` infers; convert an `i64` with
-/// `u64::try_from`), and text (RFC 3339 or integer milliseconds). Seconds
+/// such as `id_at(1514764800000)` infers: with a second integer type the
+/// literal would fall back to `i32` and not compile; an `i64` converts with
+/// `Timestamp::try_from`), and text, borrowed or owned (RFC 3339, a date
+/// alone as midnight UTC, or integer milliseconds). Seconds
 /// go through [`Timestamp::from_secs`]: a bare `1514764800` is January
 /// 1970, not 2018.
 ///
@@ -345,6 +365,43 @@ impl IntoTimestamp for &str {
 impl IntoTimestamp for &String {
     fn into_timestamp(self) -> Result<Timestamp, TimeError> {
         self.parse()
+    }
+}
+
+/// So that `id_at(format!(...))` takes the string it built.
+///
+/// ```
+/// let day = 1;
+/// let id = kuuid::v7_at(format!("2024-01-{day:02}T00:00:00Z"))?;
+/// assert_eq!(id.timestamp().to_string(), "2024-01-01T00:00:00Z");
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+impl IntoTimestamp for String {
+    fn into_timestamp(self) -> Result<Timestamp, TimeError> {
+        self.parse()
+    }
+}
+
+/// Milliseconds since 1970 as a signed integer (a database's `bigint`, a
+/// JavaScript `Date.now()` through serde): negative is before 1970.
+/// (`IntoTimestamp` is for `u64` alone, so that a bare literal infers;
+/// an `i64` goes through this.)
+///
+/// ```
+/// use kuuid::{TimeError, Timestamp};
+/// let ms: i64 = 1_514_764_800_000;
+/// let id = kuuid::v7_at(Timestamp::try_from(ms)?)?;
+/// assert_eq!(id.timestamp().to_string(), "2018-01-01T00:00:00Z");
+/// assert_eq!(Timestamp::try_from(-1i64), Err(TimeError::BeforeEpoch));
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+impl TryFrom<i64> for Timestamp {
+    type Error = TimeError;
+
+    fn try_from(ms: i64) -> Result<Self, TimeError> {
+        u64::try_from(ms)
+            .map(Timestamp::from_millis)
+            .map_err(|_| TimeError::BeforeEpoch)
     }
 }
 

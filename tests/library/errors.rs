@@ -249,7 +249,8 @@ fn unparseable_times() {
         "",
         " ",
         "yesterday",
-        "2018-01-01",
+        "2018-1-01",
+        "2018-02-30",
         "2018-13-01T00:00:00Z",
         "2018-01-01T00:00:00",
         "18446744073709551616",
@@ -280,7 +281,7 @@ fn options_and_parts_errors() {
     // The message says what a time may be, not what the parser saw.
     assert_eq!(
         err.to_string(),
-        r#""nope" is not a time: give RFC 3339 (2018-01-01T00:00:00Z, any offset, years 1970 to 9999) or integer milliseconds since 1970 (1514764800000; also for years past 9999)"#
+        r#""nope" is not a time: give RFC 3339 (2018-01-01T00:00:00Z, any offset, years 1970 to 9999), a date alone (2018-01-01, midnight UTC) or integer milliseconds since 1970 (1514764800000; also for years past 9999)"#
     );
     assert!(matches!(
         kuuid::try_rand(5),
@@ -423,10 +424,13 @@ fn rfc3339_edges() {
         "1969-12-31T23:59:59Z".parse::<Timestamp>(),
         Err(TimeError::BeforeEpoch)
     ));
-    assert!(matches!(
+    // A date alone is midnight UTC, as the CLI and JavaScript read it
+    // (issue 63, item 16: the library refused what the CLI took).
+    assert_eq!(
         "2018-01-01".parse::<Timestamp>(),
-        Err(TimeError::Syntax { .. })
-    ));
+        "2018-01-01T00:00:00Z".parse::<Timestamp>()
+    );
+    assert!(kuuid::id_at("2018-01-01").is_ok());
 }
 
 /// `Generator` is `Send` and `Sync`, as its docs now say.

@@ -97,7 +97,7 @@ fn parse_errors_say_what_and_where() {
     assert_eq!(
         good[..35].parse::<Uuid7>(),
         Err(UuidParseError::Length {
-            expected: &[36, 32],
+            expected: &[36, 32, 38, 45],
             found: 35
         })
     );
@@ -143,7 +143,7 @@ fn parse_errors_say_what_and_where() {
     assert!(!past.to_string().contains("prefix"), "{past}");
     assert_eq!(
         "a".parse::<Uuid7>().unwrap_err().to_string(),
-        "length is 1 byte, expected 36 or 32"
+        "length is 1 byte, expected 36, 32, 38 or 45"
     );
     assert!(kuuid::v7_at((1u64 << 48) - 1).is_ok());
 }
@@ -234,4 +234,71 @@ fn encoded_text_can_be_changed_in_place() {
     let mut buf = [0u8; 24];
     oid.encode_hex(&mut buf).make_ascii_uppercase();
     assert_eq!(&buf[..], oid.to_string().to_uppercase().as_bytes());
+}
+
+/// The braced and URN texts (issue 63, item 12), against the uuid crate's
+/// own parser and formatter: every text uuid writes for an id, kuuid reads
+/// as that id; each byte changed in turn, both refuse or both read the same
+/// id (the version check aside, which uuid does not make).
+#[test]
+fn braced_and_urn_texts_read_as_uuid_reads_them() {
+    for _ in 0..200 {
+        let id = kuuid::v7();
+        let theirs = uuid::Uuid::from_bytes(*id.as_bytes());
+        let texts = [
+            theirs.hyphenated().to_string(),
+            theirs.simple().to_string(),
+            theirs.braced().to_string(),
+            theirs.urn().to_string(),
+            format!("{theirs:X}"),
+            theirs.braced().to_string().to_uppercase(),
+            theirs.urn().to_string().to_uppercase(),
+        ];
+        for text in &texts {
+            assert_eq!(text.parse::<Uuid7>(), Ok(id), "{text}");
+        }
+        assert_eq!(id.braced().to_string(), texts[2]);
+        assert_eq!(id.urn().to_string(), texts[3]);
+        assert_eq!(format!("{id:X}"), texts[4]);
+        assert_eq!(format!("{id:x}"), texts[0]);
+        for text in &texts[2..4] {
+            for i in 0..text.len() {
+                for byte in [b'-', b'{', b'}', b'g', b'0', b'U', b':'] {
+                    let mut t = text.clone().into_bytes();
+                    t[i] = byte;
+                    let t = String::from_utf8(t).unwrap();
+                    let ours = t.parse::<Uuid7>().ok().map(|u| u.to_u128());
+                    let uuids = uuid::Uuid::parse_str(&t).ok().map(|u| u.as_u128());
+                    match (ours, uuids) {
+                        (Some(a), Some(b)) => assert_eq!(a, b, "{t}"),
+                        (None, None) => {}
+                        // uuid reads any version; kuuid only 7.
+                        (None, Some(b)) => assert!(Uuid7::from_u128(b).is_err(), "{t}"),
+                        (Some(_), None) => panic!("kuuid read {t:?}, uuid refused it"),
+                    }
+                }
+            }
+        }
+    }
+    // Where the fault is: the closing brace, the URN's prefix.
+    let braced = kuuid::Uuid7::MIN.braced().to_string();
+    let bad = format!("{}]", &braced[..37]);
+    assert_eq!(
+        bad.parse::<Uuid7>(),
+        Err(UuidParseError::InvalidByte {
+            index: 37,
+            byte: b']'
+        })
+    );
+    let urn = kuuid::Uuid7::MIN
+        .urn()
+        .to_string()
+        .replace("uuid:", "uuix:");
+    assert_eq!(
+        urn.parse::<Uuid7>(),
+        Err(UuidParseError::InvalidByte {
+            index: 7,
+            byte: b'x'
+        })
+    );
 }

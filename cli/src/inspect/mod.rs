@@ -82,20 +82,15 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
         });
         match fields {
             Ok(f) => {
-                // A kuuid read in the wrong layout lands far in the future:
-                // say once which flags would read it.
-                let absurd = |id: &AnyKuuid| id.timestamp(layout).to_rfc3339().is_none();
+                // A kuuid read in the wrong layout lands centuries ahead or
+                // in 1970: say once, naming the flags that read it as a
+                // time from 2000 to 9999.
                 if let Fields::Kuuid(id) = &f
                     && !hinted
-                    && !a.layout.ms
-                    && !a.layout.reverse
-                    && absurd(id)
+                    && let Some(hint) = layout_hint(id, a.layout.ms, a.layout.reverse)
                 {
                     hinted = true;
-                    crate::say(&format!(
-                        "kuuid: hint: {id} reads as a time past year 9999; \
-                         if it is a reverse or a millisecond kuuid, try --reverse or --ms"
-                    ));
+                    crate::say(&format!("kuuid: hint: {id} {hint}"));
                 }
                 f.describe(text, layout, a.json, out)
             }
@@ -165,6 +160,44 @@ fn kuuid_err(text: &[u8], e: &kuuid::ParseError) -> String {
     format!("{e}{hint}")
 }
 
+/// Where a kuuid read with `--ms` as `ms` and `--reverse` as `reverse`
+/// gives a time before 2000 or past year 9999, what to say: which way it
+/// is off, and the other layout that reads it closest to now (with that
+/// time, for the user to judge), if any reads it from 2000 to 9999.
+fn layout_hint(id: &AnyKuuid, ms: bool, reverse: bool) -> Option<String> {
+    const Y2000: u64 = 946_684_800_000;
+    let at = |ms, reverse| id.timestamp(Layout::from_flags(ms, reverse));
+    let plausible = |t: Timestamp| t.as_millis() >= Y2000 && t.to_rfc3339().is_some();
+    let t = at(ms, reverse);
+    // The all-zero prefix is the least kuuid, a sentinel (range bounds,
+    // test data), not a misread.
+    if plausible(t) || id.prefix().value() == 0 {
+        return None;
+    }
+    let when = if t.as_millis() < Y2000 {
+        "before 2000"
+    } else {
+        "past year 9999"
+    };
+    let now = Timestamp::now().as_millis();
+    let best = [(false, false), (true, false), (false, true), (true, true)]
+        .into_iter()
+        .filter(|&(m, r)| (m, r) != (ms, reverse) && plausible(at(m, r)))
+        .min_by_key(|&(m, r)| at(m, r).as_millis().abs_diff(now));
+    Some(match best {
+        None => format!("reads as a time {when}, and in no other layout as one from 2000 to 9999"),
+        Some((m, r)) => {
+            let flags = match (m, r) {
+                (false, false) => "without --ms and --reverse",
+                (true, false) => "with --ms",
+                (false, true) => "with --reverse",
+                (true, true) => "with --ms --reverse",
+            };
+            format!("reads as a time {when}; read {flags} it is {}", at(m, r))
+        }
+    })
+}
+
 /// What an id holds, by format.
 enum Fields<'a> {
     Kuuid(AnyKuuid),
@@ -180,6 +213,13 @@ enum Fields<'a> {
 
 /// Reads `text` in `format`, or in the format its shape tells.
 fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
+    // A UUID braced (`{...}`) or as a URN (`urn:uuid:...`), as uuid and
+    // `Uuid7`'s parser read them: the 36 characters inside.
+    let text = match (text.len(), text) {
+        (38, [b'{', inner @ .., b'}']) => inner,
+        (45, _) if text[..9].eq_ignore_ascii_case(b"urn:uuid:") => &text[9..],
+        _ => text,
+    };
     let utf8 = || std::str::from_utf8(text).map_err(|_| "not UTF-8".to_owned());
     let err = |e: &dyn std::fmt::Display| e.to_string();
     let uuid_format = || match text.len() {

@@ -115,8 +115,25 @@ fn inspect_and_time_messages_say_what_to_do() {
     }
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("try --reverse or --ms"), "{err}");
+    assert!(
+        err.contains("past year 9999; read with --reverse it is 20"),
+        "{err}"
+    );
     let o = kuuid_stdin(&["inspect", "--reverse"], reverse.as_bytes());
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    // The other way (issue 63, item 11): a seconds kuuid read with --ms is
+    // in January 1970, and the hint says so, naming the flags that read it.
+    let plain = stdout(&kuuid(&["-n", "3"]));
+    let o = kuuid_stdin(&["inspect", "--ms"], plain.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(" 1970-01-"), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("before 2000; read without --ms and --reverse it is 20"),
+        "{err}"
+    );
+    let o = kuuid_stdin(&["inspect"], plain.as_bytes());
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 
     // --ms and --reverse on an id that is not a kuuid are refused per line.
@@ -394,4 +411,26 @@ fn every_uuid_shows_its_kind_version_variant_and_time() {
     assert_eq!(field(&v7, "format"), "v7");
     let v4 = read("919108f7-52d1-4320-9bac-f847db4148a8");
     assert_eq!(field(&v4, "format"), "uuid-v4");
+}
+
+/// A UUIDv7 braced or as a URN reads as the id inside (issue 63, item 12),
+/// as `Uuid7`'s parser and uuid's read them.
+#[test]
+fn braced_and_urn_uuids_read_as_the_id_inside() {
+    let id = kuuid::v7();
+    let plain = kuuid(&["inspect", &id.to_string()]);
+    let fields = stdout(&plain);
+    let fields = fields.split_once(' ').unwrap().1;
+    for text in [
+        id.braced().to_string(),
+        id.urn().to_string(),
+        id.urn()
+            .to_string()
+            .to_uppercase()
+            .replace("URN:UUID:", "Urn:Uuid:"),
+    ] {
+        let o = kuuid(&["inspect", &text]);
+        assert!(o.status.success(), "{text}: {}", stderr(&o));
+        assert_eq!(stdout(&o), format!("{text} {fields}"), "{text}");
+    }
 }

@@ -1,10 +1,10 @@
 //! [`V7Generator`]: UUIDv7s for one owner, from blocks of the process's
 //! sequence.
 
-use super::state::{claim_now, fill_now, from_sequence, write_run};
-use super::{COUNTER_BITS, Uuid7, at};
+use super::COUNTER_BITS;
+use super::Uuid7;
+use super::state::{claim_now, fill_now, from_sequence};
 use crate::rng::fork::Tagged;
-use crate::time::TimeError;
 
 /// Sequence values a [`V7Generator`] claims at once.
 const BLOCK: u64 = 256;
@@ -30,6 +30,9 @@ const BLOCK: u64 = 256;
 /// A forked child, or a [`kuuid::reseed`](crate::reseed), drops the block:
 /// the child claims from its own sequence.
 ///
+/// Ids that carry a given time instead of now come from
+/// [`V7GeneratorAt`](crate::V7GeneratorAt).
+///
 /// # Example
 ///
 /// ```
@@ -53,9 +56,6 @@ pub struct V7Generator {
     /// The next sequence value of the block and one past its last, under
     /// the process token the block was claimed under.
     block: Tagged<(u128, u128)>,
-    /// For a generator pinned at a time ([`V7Generator::at`]): the next
-    /// sequence value, counted on from a random start in that millisecond.
-    pinned: Option<u128>,
 }
 
 impl V7Generator {
@@ -67,35 +67,6 @@ impl V7Generator {
     /// ```
     pub fn new() -> Self {
         V7Generator::default()
-    }
-
-    /// A generator whose ids carry time `t` instead of now: a random
-    /// counter start in `t`'s millisecond, then +1 an id, so its ids are
-    /// strictly increasing (after 2^21 ids at least, the counter carries
-    /// into the next millisecond, as the sequence of ids minted now does).
-    /// Fails past the 48-bit millisecond range (year 10889).
-    ///
-    /// Unlike ids minted now, these are unique only within the generator:
-    /// another generator at the same time starts at another random
-    /// counter, and 52 random bits follow the counter in each id.
-    ///
-    /// ```
-    /// let mut g = kuuid::V7Generator::at("2024-01-01T00:00:00Z")?;
-    /// let ids: Vec<_> = (0..1000).map(|_| g.generate()).collect();
-    /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
-    /// assert_eq!(ids[0].timestamp().to_string(), "2024-01-01T00:00:00Z");
-    /// # Ok::<(), kuuid::TimeError>(())
-    /// ```
-    pub fn at(t: impl crate::time::IntoTimestamp) -> Result<Self, TimeError> {
-        let t = t.into_timestamp()?;
-        let first = at(t)?;
-        Ok(V7Generator {
-            block: Tagged::default(),
-            pinned: Some(
-                u128::from((first.to_u128() >> 80) as u64) << COUNTER_BITS
-                    | u128::from(first.counter()),
-            ),
-        })
     }
 
     /// A UUIDv7 minted now: strictly after this generator's previous ids.
@@ -122,14 +93,9 @@ impl V7Generator {
         from_sequence(v, crate::local::random_u64())
     }
 
-    /// Claims a new block and takes its first value; a pinned generator
-    /// (whose block stays empty) takes its next value instead.
+    /// Claims a new block and takes its first value.
     #[cold]
     fn claim(&mut self, token: u64) -> u128 {
-        if let Some(next) = &mut self.pinned {
-            *next += 1;
-            return *next - 1;
-        }
         let first = claim_now(BLOCK);
         self.block = Tagged::new(token, (first + 1, first + u128::from(BLOCK)));
         first
@@ -148,16 +114,6 @@ impl V7Generator {
     /// assert!(ids[99] < g.generate());
     /// ```
     pub fn fill(&mut self, ids: &mut [Uuid7]) {
-        if let Some(next) = &mut self.pinned {
-            for chunk in ids.chunks_mut(256) {
-                let mut random = [0u64; 256];
-                let random = &mut random[..chunk.len()];
-                crate::local::fill_words(bytemuck::cast_slice_mut(random));
-                write_run(*next, random, chunk);
-                *next += chunk.len() as u128;
-            }
-            return;
-        }
         fill_now(ids);
         // The rest of the block sorts before what the fill claimed.
         self.block = Tagged::default();

@@ -2,8 +2,10 @@
 //! order ([`Uuid7`]'s documentation has the layout, order, clock and
 //! limits).
 
+mod forms;
 mod generator;
 mod parse;
+mod pinned;
 mod state;
 
 use std::fmt;
@@ -13,7 +15,9 @@ use crate::engine::hex;
 use crate::parse::UuidParseError;
 use crate::time::{IntoTimestamp, TimeError, TimeField, Timestamp};
 
+pub use forms::{Braced, Urn};
 pub use generator::V7Generator;
+pub use pinned::V7GeneratorAt;
 #[cfg(loom)]
 pub use state::claim;
 pub(crate) use state::{claim_now_on, fill_now, now};
