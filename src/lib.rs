@@ -68,12 +68,13 @@
 //!
 //! | you key | mint with | column type | why |
 //! |---|---|---|---|
-//! | CouchDB / Cloudant `_id` | [`id`] (npm's format), or [`idms_monotonic`] for exact newest-first order across the process's threads | the `_id` string | `_all_docs` orders ids by raw bytes: the key answers time ranges and "newest" |
+//! | rows loaded in bulk (many ids a second), any B-tree | [`idms_monotonic`] or [`v7`], **not** [`id`] | as below | [`id`] is random within its second: 10^6 ids minted in one second load as UUIDv4s do (SQLite: 20.9-29.7x an integer key) |
+//! | CouchDB / Cloudant `_id`, documents written over time | [`id`] (npm's format), or [`idms_monotonic`] for exact newest-first order across the process's threads | the `_id` string | `_all_docs` orders ids by raw bytes: the key answers time ranges and "newest" |
 //! | a PostgreSQL primary key | [`v7`] | `uuid` | 0.99x an integer key's insert time at 10^7 rows (UUIDv4: 5.3x); compares by bytes whatever the collation |
 //! | a SQLite key | [`v7`] | `BLOB` (16 bytes) | 1.27x an integer key (UUIDv4: 21.6x) |
 //! | MongoDB `_id` | [`object_id`] | ObjectId | MongoDB's own type and order |
 //! | an ordered list | [`order::key_between`] (feature `order`) | text, binary collation | a move writes one item |
-//! | numbers people read | `kuuid_sequence::Sequence` (crate kuuid-sequence) | integer | never repeats across processes and crashes |
+//! | numbers people read | [`kuuid_sequence::Sequence`](../kuuid_sequence/struct.Sequence.html) (crate kuuid-sequence, this repository's `sequence/`) | integer | never repeats across processes and crashes |
 //!
 //! The figures are the README's B-tree measurements (`benches/btree.rs`).
 //! Text kuuids keep time order only under a byte-order collation
@@ -134,9 +135,30 @@
 //! # Guides
 //!
 //! The repository's guides are pages here too (module `guide`, in the
-//! documentation only): id formats and the library, databases and the
-//! B-tree effect, counters, order keys, threads and fork, performance, the
-//! command line, what differs from npm kuuid, tests and CI.
+//! documentation only): [id formats and the library](guide::formats),
+//! [databases and the B-tree effect](guide::databases), [order
+//! keys](guide::order_keys), [threads and fork](guide::concurrency),
+//! [performance](guide::performance), [the command line](guide::cli),
+//! [what differs from npm kuuid](guide::npm), [tests and CI](guide::testing).
+//! The counters' guide is kuuid-sequence's:
+//! [`kuuid_sequence::guide::counters`](../kuuid_sequence/guide/counters/index.html).
+//!
+//! # Install
+//!
+//! Not on crates.io yet (a `cargo add kuuid` would fetch nothing, or
+//! someone else's crate): from a checkout, or from the repository by git.
+//!
+//! ```sh
+//! git clone <this repository> kuuid
+//! cargo add --path ../kuuid                       # in your project
+//! cargo add --path ../kuuid --features serde,uuid  # with integrations
+//! cargo add --git <this repository> kuuid         # without a checkout
+//! cargo install --path kuuid/cli --locked         # the `kuuid` command
+//! ```
+//!
+//! Links to kuuid-sequence's pages are relative: they work where both
+//! crates' docs are built together (`cargo doc` in the repository), until
+//! the first release gives them addresses.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -349,6 +371,13 @@ pub mod guide {
     #[doc = include_str!("../docs/databases.md")]
     pub mod databases {}
     #[doc = guide_links!()]
+    // The types the guide names, as links to their pages (on GitHub the
+    // guide's own definitions, later in the text, link their source).
+    #[doc = "[`OrderKey`]: crate::order::OrderKey\n\
+             [`OrderKeyRef`]: crate::order::OrderKeyRef\n\
+             [`OrderKeyError`]: crate::order::OrderKeyError\n\
+             [`OrderError`]: crate::order::OrderError\n\
+             [`KeyBuf`]: crate::order::KeyBuf\n"]
     #[doc = include_str!("../docs/order.md")]
     pub mod order_keys {}
     #[doc = guide_links!()]

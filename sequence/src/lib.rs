@@ -434,10 +434,12 @@ impl<S: BlockSource> fmt::Debug for Sequence<S> {
 /// repository).
 #[cfg(doc)]
 pub mod guide {
-    // kuuid's guides are another crate's pages: docs.rs serves them under
-    // kuuid's own name, so the link is absolute.
+    // kuuid's guides are another crate's pages: relative, as `cargo doc`
+    // in the repository builds both crates side by side (no docs.rs
+    // address exists before the first release; RELEASING.md says to make
+    // it absolute then).
     #[doc = "[readme]: ../../index.html\n\
-             [concurrency-guide]: https://docs.rs/kuuid/latest/kuuid/guide/concurrency/index.html\n"]
+             [concurrency-guide]: ../../../kuuid/guide/concurrency/index.html\n"]
     #[doc = include_str!("../docs/counters.md")]
     pub mod counters {}
 }
