@@ -25,8 +25,8 @@ pub struct BetweenArgs {
     /// Random bits of jitter per key (0 to 64), so replicas inserting at
     /// the same place while apart do not mint the same key (two collide
     /// with probability 2^-BITS).
-    #[arg(long, value_name = "BITS", default_value_t = 0,
-          value_parser = clap::value_parser!(u32).range(0..=64))]
+    #[arg(long, value_name = "BITS", default_value_t = 0, allow_negative_numbers = true,
+          value_parser = jitter_bits)]
     jitter: u32,
     /// One JSON array of the keys instead of one key per line.
     #[arg(long)]
@@ -141,5 +141,16 @@ fn message(e: OrderError, a: &str, b: &str) -> String {
         OrderError::Upper(why) => format!("B {b:?} is not an order key: {why}"),
         OrderError::NotAscending => format!("A {a:?} is not below B {b:?}"),
         e => e.to_string(),
+    }
+}
+
+/// `--jitter`: bits, not a count; a negative or fractional one says the
+/// range too (clap's own parser refused `-1` as an unknown flag).
+fn jitter_bits(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if n <= 64 => Ok(n),
+        _ => Err(format!(
+            "{text} is not in 0..=64 (random bits of jitter, a whole number)"
+        )),
     }
 }

@@ -12,6 +12,10 @@ pub fn parse(text: &str) -> Result<u64, String> {
     if let Ok(n) = text.parse::<u64>() {
         return Ok(n);
     }
+    // Digits alone that do not fit: the one message for a count too large.
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(past(text, u64::MAX));
+    }
     // m e k and b ^ k: exact integers only.
     let (mantissa, base, exp) = if let Some((m, e)) = text.split_once(['e', 'E']) {
         (m, 10u64, e)
@@ -47,6 +51,15 @@ pub fn within(lo: u64, hi: u64) -> impl Fn(&str) -> Result<u64, String> + Clone 
     }
 }
 
+/// [`within`], for a flag held in a narrower integer (`hi` fits `T`).
+pub fn within_as<T: TryFrom<u64>>(
+    lo: u64,
+    hi: u64,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync {
+    let read = within(lo, hi);
+    move |text| read(text).and_then(|n| T::try_from(n).map_err(|_| past(text, hi)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +81,18 @@ mod tests {
                 .contains("a count is a whole number")
         );
         assert_eq!(within(1, 1000)("1e3"), Ok(1000));
+        // Too large is one message, in digits or with an exponent.
+        assert_eq!(
+            parse("99999999999999999999999"),
+            Err(past("99999999999999999999999", u64::MAX))
+        );
+        assert_eq!(parse("1e30"), Err(past("1e30", u64::MAX)));
+        assert_eq!(within_as::<u8>(1, 4)("4"), Ok(4u8));
+        assert!(
+            within_as::<u8>(1, 4)("-1")
+                .unwrap_err()
+                .contains("a count is")
+        );
         assert!(
             within(1, 1000)("1e4")
                 .unwrap_err()

@@ -52,6 +52,13 @@ enum Command {
     /// at a time (two processes never print the same number).
     #[cfg(feature = "db")]
     Seq(seq::SeqArgs),
+    /// (This build has no `db` feature: `kuuid seq` needs it.)
+    #[cfg(not(feature = "db"))]
+    #[command(hide = true)]
+    Seq {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<std::ffi::OsString>,
+    },
 }
 
 /// The prefix's layout switches, shared by every subcommand.
@@ -127,9 +134,15 @@ fn main() -> ExitCode {
     );
     // Built once per run; clap wants a 'static string for a computed version.
     let version: &'static str = Box::leak(version.into_boxed_str());
+    // `kuuid help --help` (clap's help subcommand takes no flags): the
+    // help's own help is the help.
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.len() == 3 && args[1] == "help" && (args[2] == "--help" || args[2] == "-h") {
+        args.truncate(2);
+    }
     let parsed = Cli::command()
         .version(version)
-        .try_get_matches()
+        .try_get_matches_from(args)
         .and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
@@ -152,6 +165,12 @@ fn main() -> ExitCode {
         Some(Command::Between(a)) => between::run(&a),
         #[cfg(feature = "db")]
         Some(Command::Seq(a)) => seq::run(&a),
+        #[cfg(not(feature = "db"))]
+        Some(Command::Seq { .. }) => Err(Failure::Usage(
+            "kuuid seq needs the command built with its `db` feature (the default): \
+             cargo install --path cli --locked"
+                .into(),
+        )),
     };
     finish(result)
 }
@@ -299,7 +318,15 @@ fn parse_time(s: &str) -> Result<Timestamp, String> {
         }
         return Ok(Timestamp::from_millis(ms));
     }
-    s.parse().map_err(|e: kuuid::TimeError| e.to_string())
+    s.parse().map_err(|e: kuuid::TimeError| match e {
+        // The command takes more forms than the library: list them all.
+        kuuid::TimeError::Syntax { .. } => format!(
+            "{s:?} is not a time: give RFC 3339 (2018-01-01T00:00:00Z, any offset), a date \
+             alone (2018-01-01, midnight UTC), seconds since 1970 as Ns or @N (1514764800s), \
+             milliseconds as Nms (1514764800000ms), or a bare N of milliseconds from 1973 on"
+        ),
+        e => e.to_string(),
+    })
 }
 
 /// One line on stdout, flushed; a write error (full disk, closed pipe) is

@@ -111,8 +111,8 @@ pub struct MintArgs {
     layout: LayoutArgs,
     /// kuuid: random groups of 6 characters (1 to 4; 4 makes 32-character
     /// ids; default 4).
-    #[arg(long, value_name = "K",
-          value_parser = clap::value_parser!(u8).range(1..=4), conflicts_with = "short")]
+    #[arg(long, value_name = "K", allow_negative_numbers = true,
+          value_parser = crate::count::within_as::<u8>(1, 4), conflicts_with = "short")]
     random: Option<u8>,
     /// kuuid: short ids, 2 random groups (20 characters).
     #[arg(long)]
@@ -122,7 +122,7 @@ pub struct MintArgs {
     /// 1973 on. v7/v7s: a run past the counter (4,194,304 ids a
     /// millisecond, fewer from its random start) goes on in the next
     /// milliseconds: -n 1e7 ends 2 ms past TIME.
-    #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
+    #[arg(long, value_name = "TIME", allow_negative_numbers = true, value_parser = crate::parse_time)]
     at: Option<Timestamp>,
     /// kuuid: use the fast xoshiro256++ engine: ids stay unique but become
     /// predictable from earlier ones (default: the secure RNG,

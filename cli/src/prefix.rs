@@ -11,7 +11,7 @@ pub struct PrefixArgs {
     layout: LayoutArgs,
     /// The time (default: now): RFC 3339, Ns (seconds), @N, Nms, or a
     /// bare N of milliseconds from 1973 on.
-    #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
+    #[arg(long, value_name = "TIME", allow_negative_numbers = true, value_parser = crate::parse_time)]
     at: Option<Timestamp>,
 }
 

@@ -9,10 +9,10 @@ use crate::{Failure, LayoutArgs};
 pub struct RangeArgs {
     /// Start of the interval (inclusive): RFC 3339, Ns (seconds), @N,
     /// Nms, or a bare N of milliseconds from 1973 on.
-    #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
+    #[arg(long, value_name = "TIME", allow_negative_numbers = true, value_parser = crate::parse_time)]
     from: Timestamp,
     /// End of the interval (inclusive).
-    #[arg(long, value_name = "TIME", value_parser = crate::parse_time)]
+    #[arg(long, value_name = "TIME", allow_negative_numbers = true, value_parser = crate::parse_time)]
     to: Timestamp,
     /// Put TEXT before both keys: the document type of ids made as
     /// type + kuuid (`user:`). It must end with a character outside base62
@@ -20,6 +20,10 @@ pub struct RangeArgs {
     /// ids of a `users` type.
     #[arg(long, value_name = "TEXT")]
     key_prefix: Option<String>,
+    /// The output is JSON already: taken, as `inspect --json` and
+    /// `between --json` take it, and changes nothing.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     layout: LayoutArgs,
 }

@@ -36,18 +36,19 @@ pub struct SeqArgs {
     /// --shard-size at a time, so the next run goes on where this one
     /// stopped (after the whole block: `seq -n 1e6 | head -1` spends 10^6)
     /// and an interrupted run burns at most 2^20.
-    #[arg(long, value_name = "B", value_parser = crate::count::within(1, u64::MAX))]
+    #[arg(long, value_name = "B", allow_negative_numbers = true,
+          value_parser = crate::count::within(1, u64::MAX))]
     block: Option<u64>,
     /// Seconds (fractions too: 0.5) a lease waits while another process
     /// writes the SQLite file (default 30); then the run fails with
     /// "database is locked". For PostgreSQL, put
     /// options='-c lock_timeout=5s' in --db instead.
-    #[arg(long, value_name = "SECONDS", value_parser = busy_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = busy_seconds)]
     busy_timeout: Option<f64>,
     /// Print each value as exactly D decimal digits; a value that needs more
     /// is an error.
-    #[arg(long, value_name = "D", conflicts_with = "base62",
-          value_parser = clap::value_parser!(u64).range(1..=MAX_DECIMAL_WIDTH as u64))]
+    #[arg(long, value_name = "D", conflicts_with = "base62", allow_negative_numbers = true,
+          value_parser = crate::count::within(1, MAX_DECIMAL_WIDTH as u64))]
     digits: Option<u64>,
     /// Print each value as 11 base62 characters (kuuid's alphabet: sorts as
     /// the numbers).
@@ -55,12 +56,12 @@ pub struct SeqArgs {
     base62: bool,
     /// Spread the counter over S rows, each owning --shard-size values
     /// (values are then unique but not ordered).
-    #[arg(long, value_name = "S", requires = "shard_size",
+    #[arg(long, value_name = "S", requires = "shard_size", allow_negative_numbers = true,
           value_parser = crate::count::within(1, u64::MAX))]
     shards: Option<u64>,
     /// How many values each shard row owns (a count, not a range: shard
     /// k owns the values k*SIZE+1 ..= (k+1)*SIZE).
-    #[arg(long, value_name = "SIZE", requires = "shards",
+    #[arg(long, value_name = "SIZE", requires = "shards", allow_negative_numbers = true,
           value_parser = crate::count::within(1, u64::MAX))]
     shard_size: Option<u64>,
 }

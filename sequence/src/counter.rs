@@ -256,8 +256,12 @@ impl<C: CounterStore> ShardedCounter<C> {
         if shards == 0 {
             return Err(length("shard count", 0, max));
         }
+        if shards >= max {
+            // Not even one value a shard fits.
+            return Err(length("shard count", shards, max - 1));
+        }
         if range == 0 || shards.checked_mul(range).is_none_or(|end| end >= max) {
-            return Err(length("shard range", range, (max - 1) / shards));
+            return Err(length("shard size", range, (max - 1) / shards));
         }
         Ok(ShardedCounter {
             store,

@@ -124,7 +124,9 @@ impl fmt::Display for Error {
             Error::Id(e) => e.fmt(f),
             Error::Exhausted { name, len, limit } => write!(
                 f,
-                "counter {name:?} is used up: {len} more values would reach its limit {limit}"
+                "counter {name:?} is used up: a block of {len} more {} would pass its limit \
+                 (its values stay below {limit})",
+                if *len == 1 { "value" } else { "values" }
             ),
             Error::Length { what, value, max } => {
                 write!(f, "{what} {value} is out of range (1..={max})")
@@ -343,6 +345,40 @@ mod tests {
 
     fn store(outer: &'static str, inner: &'static str) -> String {
         Error::Store(Box::new(Chain(outer, Some(Box::new(Chain(inner, None)))))).to_string()
+    }
+
+    /// Issue 63, item 16: "1 more values would reach its limit 3" (the
+    /// limit is exclusive), and a shard size named by the flag's old name
+    /// with the range `1..=0`.
+    #[test]
+    fn counter_messages_say_it_plainly() {
+        let e = |len| {
+            Error::Exhausted {
+                name: "f".into(),
+                len,
+                limit: 3,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            e(1),
+            "counter \"f\" is used up: a block of 1 more value would pass its limit (its values stay below 3)"
+        );
+        assert!(e(2).contains("a block of 2 more values"), "{}", e(2));
+        let store = crate::MemoryCounters::new();
+        let Err(e) = crate::ShardedCounter::new(store, "n", u64::MAX, u64::MAX) else {
+            panic!("2^64-1 shards were taken");
+        };
+        let text = e.to_string();
+        assert!(
+            text.starts_with("shard count ") && !text.contains("1..=0"),
+            "{text}"
+        );
+        let Err(e) = crate::ShardedCounter::new(crate::MemoryCounters::new(), "n", 16, u64::MAX)
+        else {
+            panic!("16 shards of 2^64-1 were taken");
+        };
+        assert!(e.to_string().starts_with("shard size "), "{e}");
     }
 
     #[test]

@@ -33,12 +33,12 @@ pub struct BenchArgs {
     /// most 4194304 (2^22), so that a round's buffers (about 121 bytes an
     /// id, and 32 more per id for each thread of the thread rows, up to
     /// 1 GiB in all) fit in memory.
-    #[arg(short = 'n', long = "count", value_name = "N",
+    #[arg(short = 'n', long = "count", value_name = "N", allow_negative_numbers = true,
           value_parser = crate::count::within(1, MAX_COUNT))]
     count: Option<u64>,
     /// Timed rounds per figure (the median is shown).
-    #[arg(long, value_name = "R",
-          value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long, value_name = "R", allow_negative_numbers = true,
+          value_parser = crate::count::within(1, 1000))]
     rounds: Option<u64>,
     /// Only this path (default: every path this CPU runs). The whole run
     /// takes it: the `id()`, format and thread rows too (the command runs
@@ -47,8 +47,8 @@ pub struct BenchArgs {
     isa: Option<Isa>,
     /// Thread counts 1..=N for the scaling rows (default: the cores this
     /// process may use).
-    #[arg(long, value_name = "N",
-          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = crate::count::within(1, 1024))]
     threads: Option<u64>,
     /// A few seconds: -n 16384 and 7 rounds (unless given), a 64 MiB DRAM
     /// buffer for the store limit (not 256 MiB), 5 ms thread rounds (not

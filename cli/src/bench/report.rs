@@ -145,7 +145,12 @@ pub fn print_table(
             opt(f.scaling)
         )?;
         if let Some(b) = baseline {
-            match b.figures.iter().find(|g| g.name == f.name) {
+            let former = super::name::former(&f.name);
+            match b
+                .figures
+                .iter()
+                .find(|g| g.name == f.name || Some(g.name.as_str()) == former)
+            {
                 Some(g) => write!(
                     out,
                     " {:>11.3} {:>8.2}",

@@ -231,7 +231,7 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
         Some(f) => f,
         None => match text.len() {
             32 if is_hex32(text) => {
-                return Err("32 hex characters could be v7s, couch-random, \
+                return Err("32 hex characters could be a kuuid, v7s, couch-random, \
                             couch-sequential, couch-utc-random, uuid-v4 or couch-uuid-v7: \
                             say which with --format"
                     .to_owned());
@@ -275,7 +275,25 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
         }
         f => {
             let algorithm = f.couch().expect("every other format is CouchDB's");
-            let d = kuuid::couch::decode(utf8()?, algorithm, uuid_format()).map_err(|e| err(&e))?;
+            let d = kuuid::couch::decode(utf8()?, algorithm, uuid_format()).map_err(|e| {
+                // In 8-4-4-4-12 text, say which of a dash and a digit was due.
+                match e {
+                    kuuid::couch::ParseError::InvalidByte { index, byte }
+                        if uuid_format() == Format::Rfc9562 =>
+                    {
+                        let due = if [8, 13, 18, 23].contains(&index) {
+                            "a dash: 8-4-4-4-12 hex digits"
+                        } else {
+                            "a hex digit: 8-4-4-4-12 hex digits"
+                        };
+                        format!(
+                            "invalid byte {:?} at index {index} (expected {due})",
+                            byte as char
+                        )
+                    }
+                    e => err(&e),
+                }
+            })?;
             Fields::Couch(algorithm, d)
         }
     })

@@ -69,7 +69,7 @@ fn json_has_the_header_and_every_figure() {
     for n in [
         "limit/store/l2",
         "limit/store/dram",
-        "limit/clock/millis",
+        "clock/millis",
         "v7/single",
         "objectid/bulk-text",
         "couch/sequential",

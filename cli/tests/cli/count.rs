@@ -59,3 +59,71 @@ fn every_n_reads_exponents_and_says_what_it_takes() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("0..=64"), "{}", stderr(&o));
 }
+
+/// Issue 63, item 16: `-1` on every numeric flag gets what a count (or a
+/// time, or a timeout) is, not clap's "unexpected argument"; `1e2` reads
+/// on every counting flag; a too-large count says one thing however it is
+/// written.
+#[test]
+fn every_numeric_flag_reads_its_own_negative_and_exponent() {
+    let seq = |flags: &[&'static str]| {
+        let mut args = vec!["seq", "--db", "sqlite:unused.db", "--name", "x"];
+        args.extend_from_slice(flags);
+        args
+    };
+    for (args, says) in [
+        (seq(&["--block", "-1"]), "is not a count"),
+        (
+            seq(&["--shards", "-1", "--shard-size", "1"]),
+            "is not a count",
+        ),
+        (seq(&["--digits", "-1"]), "is not a count"),
+        (seq(&["--busy-timeout", "-1"]), "seconds from 0"),
+        (vec!["bench", "--rounds", "-1"], "is not a count"),
+        (vec!["bench", "--threads", "-1"], "is not a count"),
+        (vec!["--random", "-1"], "is not a count"),
+        (vec!["between", "--jitter", "-1"], "not in 0..=64"),
+        (vec!["--at", "-1"], "before 1970"),
+        (vec!["prefix", "--at", "-1"], "before 1970"),
+        // Accepted, so the next fault is what is reported.
+        (vec!["bench", "--rounds", "1e2", "--isa", "nope"], "--isa"),
+        (
+            vec!["-n", "99999999999999999999999"],
+            "is past the largest count here",
+        ),
+    ] {
+        let o = kuuid(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}
+
+/// Issue 63, item 16: `help --help`, `range --json`, and a TIME error
+/// that lists every form the command takes.
+#[test]
+fn help_range_json_and_time_forms() {
+    let o = kuuid(&["help", "--help"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Usage:"), "{}", stdout(&o));
+    let o = kuuid(&[
+        "range",
+        "--json",
+        "--from",
+        "2018-01-01",
+        "--to",
+        "2019-01-01",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("{\"startkey\":\"001eVnWK\""),
+        "{}",
+        stdout(&o)
+    );
+    let o = kuuid(&["--at", "yesterday"]);
+    let err = stderr(&o);
+    for form in ["RFC 3339", "date alone", "Ns or @N", "Nms", "bare N"] {
+        assert!(err.contains(form), "{form}: {err}");
+    }
+}
