@@ -29,4 +29,5 @@ mod servers;
 mod sqlite;
 mod sqlx;
 mod structure;
+mod time_errors;
 mod v7;

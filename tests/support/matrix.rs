@@ -9,12 +9,16 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use kuuid::couch::{Algorithm, Uuids};
 use kuuid::{Generator, ObjectId, Uuid7, V7Generator};
+
+// Beside this file (a `#[path]` module: nested files resolve from here).
+#[path = "matrix_copy.rs"]
+mod copy;
+pub use copy::{Copy, in_a_copy, start_copy, wait_copy};
 
 /// Ids per mint step in a cell (a step is one thread's run or one bulk call).
 pub const N: usize = 1_500;
@@ -314,96 +318,6 @@ impl Minted {
         self.ids.extend(other.ids);
         self.errors.extend(other.errors);
     }
-}
-
-/// How a copy of the process is made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Copy {
-    /// `fork()` (libc: atfork handlers run).
-    Fork,
-    /// A raw `clone(SIGCHLD)` system call (no atfork handlers).
-    RawClone,
-}
-
-/// Runs `f` in a copy of this process made by `how` and returns what it
-/// minted. The child writes its ids to a file and `_exit`s; a child that
-/// has not finished in 60 s is killed and the cell fails (a hang is a bug
-/// too). The copy is started and awaited before this returns.
-pub fn in_a_copy(how: Copy, f: impl FnOnce() -> Minted) -> Minted {
-    let pid = start_copy(how, f);
-    wait_copy(pid)
-}
-
-fn out_path(pid: libc::pid_t) -> PathBuf {
-    scratch_dir().join(format!("child-{pid}.out"))
-}
-
-/// Starts a copy running `f`; see [`in_a_copy`].
-pub fn start_copy(how: Copy, f: impl FnOnce() -> Minted) -> libc::pid_t {
-    // Named in the parent: the child's own pid would name another one.
-    scratch_dir();
-    let pid = match how {
-        // SAFETY: the child only mints, writes a file and calls _exit.
-        Copy::Fork => unsafe { libc::fork() },
-        // SAFETY: the child as above.
-        Copy::RawClone => unsafe { crate::common::raw_clone() },
-    };
-    assert!(pid >= 0, "fork/clone failed");
-    if pid == 0 {
-        let m =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| Minted {
-                ids: Vec::new(),
-                errors: vec!["the child panicked".into()],
-            });
-        // SAFETY: getpid has no preconditions (a raw clone leaves libc's
-        // cached pid stale, so ask the kernel).
-        let me = unsafe { libc::syscall(libc::SYS_getpid) } as libc::pid_t;
-        let ok = write_minted(&out_path(me), &m).is_ok();
-        // SAFETY: ends the child without the parent's atexit handlers.
-        unsafe { libc::_exit(if ok { 0 } else { 3 }) };
-    }
-    pid
-}
-
-/// Waits (at most 60 s) for a copy from [`start_copy`] and reads what it
-/// minted.
-pub fn wait_copy(pid: libc::pid_t) -> Minted {
-    crate::common::wait_ok(pid);
-    let path = out_path(pid);
-    let m = read_minted(&path);
-    let _ = std::fs::remove_file(path);
-    m
-}
-
-fn write_minted(path: &Path, m: &Minted) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-    for id in &m.ids {
-        for b in id {
-            write!(out, "{b:02x}")?;
-        }
-        writeln!(out)?;
-    }
-    for e in &m.errors {
-        writeln!(out, "error: {}", e.replace('\n', " "))?;
-    }
-    out.flush()
-}
-
-fn read_minted(path: &Path) -> Minted {
-    let text = std::fs::read_to_string(path).expect("the child's output");
-    let mut m = Minted::default();
-    for line in text.lines() {
-        if let Some(e) = line.strip_prefix("error: ") {
-            m.errors.push(e.to_owned());
-        } else {
-            let bytes = (0..line.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&line[i..i + 2], 16).unwrap())
-                .collect();
-            m.ids.push(bytes);
-        }
-    }
-    m
 }
 
 /// The keys of `ids` (see [`Source::key`]) that occur more than once.

@@ -15,3 +15,4 @@ mod mint;
 mod output;
 mod prefix;
 mod seq;
+mod seq_runs;
