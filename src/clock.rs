@@ -29,8 +29,10 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+mod millis;
 mod monotonic;
 mod ticker;
+pub use millis::{MillisClock, millis_clock, set_millis_clock};
 pub use ticker::Ticker;
 
 #[cfg(not(feature = "internals"))]

@@ -146,7 +146,9 @@ pub fn fill_v7(ids: &mut [Uuid7]) {
 /// bits; a forked child starts its own counter. Past 2^21 ids in one
 /// millisecond the time runs ahead of the clock rather than repeat.
 /// Ordered until 2109-05-15, as [`v7`] is. No `try_` twin: ids at a given
-/// time have no place in the process's order (use [`idms_at`]).
+/// time have no place in the process's order (use [`idms_at`]). "Now" is
+/// the coarse clock, a few ms behind [`idms`]'s precise one, unless the
+/// process chose [`clock::set_millis_clock`](crate::clock::set_millis_clock).
 ///
 /// ```
 /// let a = kuuid::idms_monotonic();

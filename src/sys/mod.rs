@@ -15,7 +15,7 @@ pub(crate) mod test_clock;
 
 #[cfg(feature = "couch")]
 pub(crate) use clock::unix_micros;
-pub(crate) use clock::{coarse_millis, unix_millis, unix_secs};
+pub(crate) use clock::{coarse_millis, precise_millis, set_precise_millis, unix_millis, unix_secs};
 #[cfg(feature = "__test-hooks")]
 pub(crate) use process_words::{disable_fork_guard, fork_guard_disabled};
 pub(crate) use process_words::{fork_word, process_words};
