@@ -335,7 +335,13 @@ impl Fields<'_> {
             Fields::V7(id) => (
                 self.format_name(text),
                 Some(id.timestamp()),
-                vec![("counter", id.counter().to_string())],
+                // RFC 9562's field, true of any UUIDv7; the 22-bit counter
+                // (rand_a and rand_b's top 10 bits) is kuuid's layout, and
+                // another generator's id holds no counter there.
+                vec![
+                    ("rand_a", (id.counter() >> 10).to_string()),
+                    ("kuuid_counter", id.counter().to_string()),
+                ],
             ),
             Fields::ObjectId(id) => {
                 let b = id.as_bytes();

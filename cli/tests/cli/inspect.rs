@@ -421,6 +421,14 @@ fn braced_and_urn_uuids_read_as_the_id_inside() {
     let plain = kuuid(&["inspect", &id.to_string()]);
     let fields = stdout(&plain);
     let fields = fields.split_once(' ').unwrap().1;
+    // RFC 9562's rand_a, and the counter named as kuuid's layout's (issue
+    // 63, item 16: a foreign v7's rand_a was labelled `counter=`).
+    let rand_a = id.counter() >> 10;
+    assert!(fields.contains(&format!(" rand_a={rand_a} ")), "{fields}");
+    assert!(
+        fields.contains(" kuuid_counter=") && !fields.contains(" counter="),
+        "{fields}"
+    );
     for text in [
         id.braced().to_string(),
         id.urn().to_string(),
