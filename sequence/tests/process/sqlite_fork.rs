@@ -128,6 +128,26 @@ fn a_lease_that_napped_commits_with_signals_blocked() {
     );
 }
 
+/// A database that stays out of WAL mode is refused at open (issue 63,
+/// item 6): a nap holds nothing only in WAL; in rollback mode a fork during
+/// COMMIT's lock wait could roll back and unlink the parent's journal.
+/// SQLite's `nolock` parameter takes shared memory away, as a filesystem
+/// without it does.
+#[test]
+fn a_database_out_of_wal_mode_is_refused() {
+    let path = temp_db("no-wal");
+    let uri = format!("file:{}?nolock=1", path.display());
+    let got = SqliteCounters::open(&uri);
+    remove(&path);
+    let Err(Error::Store(why)) = got else {
+        panic!("a database in rollback mode was opened: {got:?}");
+    };
+    let e = why
+        .downcast_ref::<kuuid_sequence::JournalModeError>()
+        .unwrap_or_else(|| panic!("{why}"));
+    assert_eq!(e.mode, "delete");
+}
+
 /// `fork()` while a lease waits for another process's write lock: the
 /// lease steps out (so the fork does not wait for the lock) and goes on
 /// after it; the child is not poisoned and leases its own block once the
