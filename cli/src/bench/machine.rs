@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::host;
+
 /// The machine, the build and the run's settings.
 #[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct Header {
@@ -33,6 +35,29 @@ pub struct Header {
     pub ids_per_round: u64,
     pub rounds: u64,
     pub quick: bool,
+    /// The core clock measured at the start (GHz, a chain of dependent
+    /// adds): the per-id figures' cycles. Absent in older runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ghz: Option<f64>,
+    /// The first CPU's caches (`L1d 32K`, `L2 512K`, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub caches: Vec<String>,
+    /// The hypervisor's vendor string, where the CPU runs under one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hypervisor: Option<String>,
+    /// The compiler and the profile the binary was built with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rustc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// Load averages (1, 5, 15 min) at the start and at the end, and the
+    /// share of CPU time the hypervisor stole over the run (%).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_start: Option<[f64; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_end: Option<[f64; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steal_pct: Option<f64>,
 }
 
 impl Header {
@@ -60,7 +85,37 @@ impl Header {
             ids_per_round,
             rounds,
             quick,
+            ghz: host::core_ghz(),
+            caches: host::caches(),
+            hypervisor: host::hypervisor(),
+            rustc: Some(env!("KUUID_RUSTC").to_owned()).filter(|s| !s.is_empty()),
+            profile: Some(env!("KUUID_PROFILE").to_owned()),
+            load_start: host::load(),
+            load_end: None,
+            steal_pct: None,
         }
+    }
+
+    /// Why the run's figures may read high, if the machine was busy: a
+    /// load average above the cores, or more than
+    /// [`host::BUSY_STEAL_PCT`] of the CPU time stolen.
+    pub fn busy(&self) -> Option<String> {
+        let mut why = Vec::new();
+        let cores = self.cores as f64;
+        for (when, load) in [("start", self.load_start), ("end", self.load_end)] {
+            if let Some([one, ..]) = load
+                && one > cores
+            {
+                why.push(format!(
+                    "load {one:.2} at the {when}, above the {} cores",
+                    self.cores
+                ));
+            }
+        }
+        if let Some(s) = self.steal_pct.filter(|&s| s > host::BUSY_STEAL_PCT) {
+            why.push(format!("{s:.1} % of the CPU time stolen by the hypervisor"));
+        }
+        (!why.is_empty()).then(|| why.join("; "))
     }
 
     /// `AMD EPYC, family 25 model 1`: the name, and the numbers where the

@@ -6,6 +6,7 @@
 //! Each figure is the median (and min and max) of several timed rounds,
 //! after a warm-up round, of the same work the library does.
 
+mod host;
 mod machine;
 mod name;
 mod report;
@@ -129,7 +130,8 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
     };
     let count = a.count.unwrap_or(if a.quick { 1 << 14 } else { 1 << 16 });
     let rounds = a.rounds.unwrap_or(if a.quick { 7 } else { 41 });
-    let header = Header::detect(count, rounds, a.quick);
+    let cpu_start = host::CpuTimes::now();
+    let mut header = Header::detect(count, rounds, a.quick);
     let max_threads = a.threads.map_or(header.cores, |t| t as usize);
     let thread_counts: Vec<usize> = if a.quick {
         let mut v = vec![1, max_threads];
@@ -163,6 +165,15 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
         "figures pushed vs expected"
     );
     bench.progress.finish_and_clear();
+    header.load_end = host::load();
+    header.steal_pct = cpu_start
+        .zip(host::CpuTimes::now())
+        .and_then(|(a, b)| a.steal_pct(b));
+    if let Some(ghz) = header.ghz {
+        for f in &mut bench.figures {
+            f.cycles = Some(f.ns_median * ghz);
+        }
+    }
     let report = Report {
         schema: SCHEMA.to_owned(),
         header,

@@ -40,6 +40,20 @@ pub struct Figure {
     /// Throughput over the same work on one thread (thread rows).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scaling: Option<f64>,
+    /// The median in core cycles, at the clock measured in the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles: Option<f64>,
+}
+
+/// A figure whose rounds spread (max - min) by more than this share of
+/// its median is marked noisy in the table.
+pub const NOISY_SPREAD: f64 = 0.10;
+
+impl Figure {
+    /// (max - min) / median.
+    pub fn spread(&self) -> f64 {
+        (self.ns_max - self.ns_min) / self.ns_median
+    }
 }
 
 impl Figure {
@@ -56,6 +70,7 @@ impl Figure {
             per_second: items as f64 / secs[1],
             vs_store: None,
             scaling: None,
+            cycles: None,
         }
     }
 }
@@ -78,13 +93,100 @@ pub fn load_baseline(path: &str) -> Result<Report, String> {
 }
 
 /// The header, then one line per figure; with a baseline, its median and
-/// the speed-up (baseline time over this run's: above 1 is faster here).
+/// the speed-up (baseline time over this run's: above 1 is faster here), in
+/// nanoseconds and, where both runs measured their clock, in cycles.
 pub fn print_table(
     out: &mut dyn Write,
     report: &Report,
     baseline: Option<&Report>,
 ) -> std::io::Result<()> {
     let h = &report.header;
+    print_header(out, h)?;
+    if let Some(b) = baseline {
+        writeln!(
+            out,
+            "baseline: kuuid {} on {} ({} cores){}",
+            b.header.kuuid_version,
+            b.header.cpu_label(),
+            b.header.cores,
+            b.header.date_suffix()
+        )?;
+        for d in differences(h, &b.header) {
+            writeln!(out, "baseline differs: {d}")?;
+        }
+    }
+    let cycles_too = baseline.is_some_and(|b| b.header.ghz.is_some()) && h.ghz.is_some();
+    write!(
+        out,
+        "{:<34} {:>3} {:>10} {:>9} {:>9} {:>8} {:>11} {:>8} {:>8}",
+        "figure", "thr", "ns/item", "min", "max", "cycles", "M items/s", "x store", "scaling"
+    )?;
+    if baseline.is_some() {
+        write!(out, " {:>11} {:>8}", "baseline ns", "speed-up")?;
+    }
+    if cycles_too {
+        write!(out, " {:>8}", "cyc x")?;
+    }
+    writeln!(out)?;
+    let mut noisy = 0;
+    for f in &report.figures {
+        let opt = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
+        let mark = if f.spread() > NOISY_SPREAD {
+            noisy += 1;
+            " *"
+        } else {
+            ""
+        };
+        write!(
+            out,
+            "{:<34} {:>3} {:>10.3} {:>9.3} {:>9.3} {:>8} {:>11.1} {:>8} {:>8}",
+            f.name,
+            f.threads,
+            f.ns_median,
+            f.ns_min,
+            f.ns_max,
+            f.cycles.map_or("-".to_owned(), |c| format!("{c:.1}")),
+            f.per_second / 1e6,
+            opt(f.vs_store),
+            opt(f.scaling)
+        )?;
+        if let Some(b) = baseline {
+            let former = super::name::former(&f.name);
+            let g = b
+                .figures
+                .iter()
+                .find(|g| g.name == f.name || Some(g.name.as_str()) == former);
+            match g {
+                Some(g) => write!(
+                    out,
+                    " {:>11.3} {:>8.2}",
+                    g.ns_median,
+                    g.ns_median / f.ns_median
+                )?,
+                None => write!(out, " {:>11} {:>8}", "-", "-")?,
+            }
+            if cycles_too {
+                match g.and_then(|g| g.cycles.or_else(|| Some(g.ns_median * b.header.ghz?))) {
+                    Some(c) => write!(out, " {:>8.2}", c / f.cycles.unwrap_or(f64::NAN))?,
+                    None => write!(out, " {:>8}", "-")?,
+                }
+            }
+        }
+        writeln!(out, "{mark}")?;
+    }
+    if noisy > 0 {
+        writeln!(
+            out,
+            "* {noisy} figure(s) spread (max - min) by more than {:.0} % of the median over the \
+             rounds: noise; take them with --rounds higher, or again on an idle machine",
+            NOISY_SPREAD * 100.0
+        )?;
+    }
+    Ok(())
+}
+
+/// The machine, the build, the clock, the load, and a warning when busy.
+fn print_header(out: &mut dyn Write, h: &Header) -> std::io::Result<()> {
     writeln!(
         out,
         "kuuid {} bench on {} ({} cores, {}){}",
@@ -106,61 +208,101 @@ pub fn print_table(
             h.target_features.join(" ")
         }
     )?;
+    let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "unknown".into());
+    writeln!(
+        out,
+        "clock: {}; caches: {}; hypervisor: {}; built by {}, profile {}",
+        h.ghz.map_or("not measured".to_owned(), |g| format!(
+            "{g:.2} GHz (dependent adds)"
+        )),
+        if h.caches.is_empty() {
+            "unknown".to_owned()
+        } else {
+            h.caches.join(" ")
+        },
+        h.hypervisor.as_deref().unwrap_or("none"),
+        or_unknown(&h.rustc),
+        or_unknown(&h.profile),
+    )?;
+    let load = |l: Option<[f64; 3]>| {
+        l.map_or("unknown".to_owned(), |[a, b, c]| {
+            format!("{a:.2} {b:.2} {c:.2}")
+        })
+    };
+    writeln!(
+        out,
+        "load: {} at the start, {} at the end; steal over the run: {}",
+        load(h.load_start),
+        load(h.load_end),
+        h.steal_pct
+            .map_or("unknown".to_owned(), |s| format!("{s:.1} %"))
+    )?;
+    if let Some(why) = h.busy() {
+        writeln!(
+            out,
+            "warning: the machine was busy ({why}): figures may read high and vary"
+        )?;
+    }
     writeln!(
         out,
         "{} ids per round, median of {} rounds{}",
         h.ids_per_round,
         h.rounds,
         if h.quick { " (--quick)" } else { "" }
-    )?;
-    if let Some(b) = baseline {
-        writeln!(
-            out,
-            "baseline: kuuid {} on {} ({} cores){}",
-            b.header.kuuid_version,
-            b.header.cpu_label(),
-            b.header.cores,
-            b.header.date_suffix()
-        )?;
+    )
+}
+
+/// Where a baseline's run is not like this one, one line each: what a
+/// ratio between the two then mixes in.
+fn differences(here: &Header, there: &Header) -> Vec<String> {
+    let mut d = Vec::new();
+    let mode = |q| if q { "--quick" } else { "a full run" };
+    if here.quick != there.quick {
+        d.push(format!(
+            "{} here, {} there",
+            mode(here.quick),
+            mode(there.quick)
+        ));
     }
-    write!(
-        out,
-        "{:<34} {:>3} {:>10} {:>11} {:>8} {:>8}",
-        "figure", "thr", "ns/item", "M items/s", "x store", "scaling"
-    )?;
-    if baseline.is_some() {
-        write!(out, " {:>11} {:>8}", "baseline ns", "speed-up")?;
+    if here.ids_per_round != there.ids_per_round {
+        d.push(format!(
+            "-n {} here, {} there (other buffer sizes, other caches)",
+            here.ids_per_round, there.ids_per_round
+        ));
     }
-    writeln!(out)?;
-    for f in &report.figures {
-        let opt = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
-        write!(
-            out,
-            "{:<34} {:>3} {:>10.3} {:>11.1} {:>8} {:>8}",
-            f.name,
-            f.threads,
-            f.ns_median,
-            f.per_second / 1e6,
-            opt(f.vs_store),
-            opt(f.scaling)
-        )?;
-        if let Some(b) = baseline {
-            let former = super::name::former(&f.name);
-            match b
-                .figures
-                .iter()
-                .find(|g| g.name == f.name || Some(g.name.as_str()) == former)
-            {
-                Some(g) => write!(
-                    out,
-                    " {:>11.3} {:>8.2}",
-                    g.ns_median,
-                    g.ns_median / f.ns_median
-                )?,
-                None => write!(out, " {:>11} {:>8}", "-", "-")?,
-            }
-        }
-        writeln!(out)?;
+    if here.rounds != there.rounds {
+        d.push(format!(
+            "{} rounds here, {} there",
+            here.rounds, there.rounds
+        ));
     }
-    Ok(())
+    if here.kuuid_version != there.kuuid_version {
+        d.push(format!(
+            "kuuid {} here, {} there",
+            here.kuuid_version, there.kuuid_version
+        ));
+    }
+    if here.engine_paths != there.engine_paths {
+        d.push(format!(
+            "paths {} here, {} there",
+            here.engine_paths.join(", "),
+            there.engine_paths.join(", ")
+        ));
+    }
+    if here.profile != there.profile && there.profile.is_some() {
+        d.push(format!(
+            "profile {} here, {} there",
+            here.profile.as_deref().unwrap_or("?"),
+            there.profile.as_deref().unwrap_or("?")
+        ));
+    }
+    match (here.ghz, there.ghz) {
+        // Beyond the clock measurement's own few percent.
+        (Some(a), Some(b)) if (a / b - 1.0).abs() > 0.03 => d.push(format!(
+            "clock {a:.2} GHz here, {b:.2} there: compare the cycles column"
+        )),
+        (Some(_), None) => d.push("the baseline measured no clock: nanoseconds only".to_owned()),
+        _ => {}
+    }
+    d
 }

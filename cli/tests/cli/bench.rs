@@ -163,11 +163,57 @@ fn a_baseline_is_read_back_next_to_each_figure() {
     let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("fill/")).collect();
     assert!(!rows.is_empty());
     for row in rows {
-        // The last two columns: the baseline's ns and the speed-up.
-        let cols: Vec<&str> = row.split_whitespace().collect();
-        let speed_up: f64 = cols[cols.len() - 1].parse().unwrap();
-        let base: f64 = cols[cols.len() - 2].parse().unwrap();
-        assert!(speed_up > 0.0 && base > 0.0, "{row}");
+        // The last three columns (a noise mark aside): the baseline's ns,
+        // the speed-up, and the speed-up in cycles (both runs measured
+        // their clock).
+        let cols: Vec<&str> = row.split_whitespace().filter(|c| *c != "*").collect();
+        let cycles_x: f64 = cols[cols.len() - 1].parse().unwrap();
+        let speed_up: f64 = cols[cols.len() - 2].parse().unwrap();
+        let base: f64 = cols[cols.len() - 3].parse().unwrap();
+        assert!(speed_up > 0.0 && base > 0.0 && cycles_x > 0.0, "{row}");
+    }
+    // Two runs alike in -n, rounds and mode: no difference is reported
+    // (but the clock, whose reading moves on a loaded machine).
+    assert!(
+        !out.lines()
+            .any(|l| l.starts_with("baseline differs: ") && !l.contains("clock")),
+        "{out}"
+    );
+}
+
+/// Issue 64, item 5: a baseline unlike this run says how, one line each.
+#[test]
+fn a_baseline_unlike_this_run_says_how() {
+    let mut doc = json(&[]);
+    let h = doc["header"].as_object_mut().unwrap();
+    h.insert("quick".into(), false.into());
+    h.insert("ids_per_round".into(), 65536.into());
+    h.insert("rounds".into(), 41.into());
+    h.remove("ghz");
+    let path = std::env::temp_dir().join(format!("kuuid-bench-unlike-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let o = kuuid(&[
+        "bench",
+        "--quick",
+        "-n",
+        "2000",
+        "--rounds",
+        "1",
+        "--threads",
+        "1",
+        "--baseline",
+        path.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_file(&path);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    for says in [
+        "baseline differs: --quick here, a full run there",
+        "baseline differs: -n 2000 here, 65536 there",
+        "baseline differs: 1 rounds here, 41 there",
+        "baseline differs: the baseline measured no clock",
+    ] {
+        assert!(out.contains(says), "{says}: {out}");
     }
 }
 
@@ -228,10 +274,55 @@ fn the_table_has_a_positive_figure_on_every_row() {
         .lines()
         .skip_while(|l| !l.starts_with("figure"))
         .skip(1)
+        .take_while(|l| !l.starts_with("* "))
         .collect();
     assert!(rows.len() > 10, "{out}");
     for row in rows {
-        let ns: f64 = row.split_whitespace().nth(2).unwrap().parse().unwrap();
-        assert!(ns > 0.0, "{row}");
+        // ns/item, min, max, cycles: positive, min <= median <= max. (The
+        // name field is 34 wide and may hold a space: `... x8`.)
+        let col = |i: usize| -> f64 {
+            row[34..]
+                .split_whitespace()
+                .nth(i)
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let (ns, min, max, cycles) = (col(1), col(2), col(3), col(4));
+        assert!(ns > 0.0 && min <= ns && ns <= max && cycles > 0.0, "{row}");
+    }
+    // Issue 64, items 1 and 4: the clock, the caches and the load.
+    for line in [
+        "clock: ",
+        "load: ",
+        " at the start, ",
+        "steal over the run: ",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+}
+
+/// Issue 64, items 1 and 4: the JSON has the measured clock, the caches,
+/// the load and the steal, and every figure its cycles.
+#[test]
+fn json_has_the_clock_the_load_and_the_cycles() {
+    let doc = json(&[]);
+    let h = &doc["header"];
+    let ghz = h["ghz"].as_f64().unwrap();
+    assert!((0.3..10.0).contains(&ghz), "{ghz}");
+    assert!(
+        h["load_start"].as_array().is_some() && h["load_end"].as_array().is_some(),
+        "{h}"
+    );
+    assert!(h["steal_pct"].as_f64().is_some(), "{h}");
+    assert!(h["caches"].as_array().is_some_and(|c| !c.is_empty()), "{h}");
+    assert!(
+        h["rustc"].as_str().is_some_and(|r| r.starts_with("rustc ")),
+        "{h}"
+    );
+    for f in doc["figures"].as_array().unwrap() {
+        let cycles = f["cycles"].as_f64().unwrap();
+        let ns = f["ns_median"].as_f64().unwrap();
+        assert!((cycles / ns / ghz - 1.0).abs() < 1e-9, "{f}");
     }
 }

@@ -1,0 +1,164 @@
+//! What the machine is doing and what it is, beyond the CPU's name: the
+//! load and the hypervisor's steal over the run (so a busy run says so),
+//! the core clock measured in the run (so a figure converts to cycles, and
+//! two CPUs compare by microarchitecture, not frequency), the caches and
+//! the hypervisor.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Above this share of the CPU time taken by the hypervisor over the run,
+/// or a load average above the cores, the run is marked busy.
+pub const BUSY_STEAL_PCT: f64 = 1.0;
+
+/// The load averages (1, 5, 15 minutes), from `/proc/loadavg`.
+pub fn load() -> Option<[f64; 3]> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let mut it = text.split_whitespace().map(|w| w.parse::<f64>().ok());
+    Some([it.next()??, it.next()??, it.next()??])
+}
+
+/// All CPUs' time so far and the part of it the hypervisor stole
+/// (`/proc/stat`'s first line, in clock ticks).
+#[derive(Clone, Copy, Debug)]
+pub struct CpuTimes {
+    total: u64,
+    steal: u64,
+}
+
+impl CpuTimes {
+    pub fn now() -> Option<CpuTimes> {
+        let text = std::fs::read_to_string("/proc/stat").ok()?;
+        let line = text.lines().next()?.strip_prefix("cpu ")?;
+        let v: Vec<u64> = line
+            .split_whitespace()
+            .map(|w| w.parse().ok())
+            .collect::<Option<_>>()?;
+        // user nice system idle iowait irq softirq steal [guest guest_nice]:
+        // guest time is counted in user already.
+        Some(CpuTimes {
+            total: v.iter().take(8).sum(),
+            steal: *v.get(7)?,
+        })
+    }
+
+    /// The stolen share of the CPU time between `self` and `later`, in %.
+    pub fn steal_pct(self, later: CpuTimes) -> Option<f64> {
+        let total = later.total.checked_sub(self.total)?;
+        let steal = later.steal.checked_sub(self.steal)?;
+        (total > 0).then(|| 100.0 * steal as f64 / total as f64)
+    }
+}
+
+/// Adds per timed run of [`core_ghz`]: about 20 ms at 2.5 GHz.
+const ADDS: u64 = 50_000_000;
+
+/// The core's clock in GHz, from a chain of dependent adds (one a cycle
+/// on every x86-64 and ARM64 core: each needs the one before), the
+/// fastest of seven runs (a preempted run is only slower). `None` where
+/// no such chain is written for the architecture.
+pub fn core_ghz() -> Option<f64> {
+    let secs = (0..7)
+        .map(|_| {
+            let start = Instant::now();
+            black_box(add_chain(black_box(ADDS / 100)));
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min);
+    cfg!(any(target_arch = "x86_64", target_arch = "aarch64")).then(|| ADDS as f64 / secs / 1e9)
+}
+
+/// `blocks` x 100 dependent adds on one register.
+#[cfg(target_arch = "x86_64")]
+fn add_chain(blocks: u64) -> u64 {
+    let mut x = 0u64;
+    for _ in 0..blocks {
+        // SAFETY: the assembly adds to `x`, a register it is given, and
+        // touches no memory, stack or flags the compiler relies on.
+        unsafe {
+            std::arch::asm!(
+                ".rept 100", "add {x}, 1", ".endr",
+                x = inout(reg) x,
+                options(nomem, nostack)
+            );
+        }
+    }
+    x
+}
+
+/// `blocks` x 100 dependent adds on one register.
+#[cfg(target_arch = "aarch64")]
+fn add_chain(blocks: u64) -> u64 {
+    let mut x = 0u64;
+    for _ in 0..blocks {
+        // SAFETY: the assembly adds to `x`, a register it is given, and
+        // touches no memory, stack or flags the compiler relies on.
+        unsafe {
+            std::arch::asm!(
+                ".rept 100", "add {x}, {x}, #1", ".endr",
+                x = inout(reg) x,
+                options(nomem, nostack, preserves_flags)
+            );
+        }
+    }
+    x
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn add_chain(blocks: u64) -> u64 {
+    blocks
+}
+
+/// The first CPU's caches, as `L1d 32K`, `L2 512K`, ... (sysfs).
+pub fn caches() -> Vec<String> {
+    let dir = "/sys/devices/system/cpu/cpu0/cache";
+    let mut found: Vec<(u32, String)> = (0..8)
+        .filter_map(|i| {
+            let read = |f: &str| {
+                std::fs::read_to_string(format!("{dir}/index{i}/{f}"))
+                    .ok()
+                    .map(|s| s.trim().to_owned())
+            };
+            let level: u32 = read("level")?.parse().ok()?;
+            let kind = match read("type")?.as_str() {
+                "Data" => "d",
+                "Instruction" => "i",
+                _ => "",
+            };
+            Some((level, format!("L{level}{kind} {}", read("size")?)))
+        })
+        .collect();
+    found.sort();
+    found.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The hypervisor's vendor where the CPU says it runs under one (x86's
+/// CPUID leaf 0x40000000: `KVMKVMKVM`, `Microsoft Hv`, ...).
+pub fn hypervisor() -> Option<String> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let flags = info.lines().find(|l| l.starts_with("flags"))?;
+        if !flags.split_whitespace().any(|f| f == "hypervisor") {
+            return None;
+        }
+        // SAFETY: CPUID exists on every x86-64 CPU, and a leaf the CPU does
+        // not know returns numbers, not a fault. (Safe to call in newer
+        // Rust; the crate's minimum Rust wants `unsafe`.)
+        #[allow(unused_unsafe)]
+        let r = unsafe { std::arch::x86_64::__cpuid(0x4000_0000) };
+        let bytes: Vec<u8> = [r.ebx, r.ecx, r.edx]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .filter(|&b| b != 0)
+            .collect();
+        let name = String::from_utf8_lossy(&bytes).trim().to_owned();
+        Some(if name.is_empty() {
+            "unknown".into()
+        } else {
+            name
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    None
+}
