@@ -33,6 +33,12 @@ SECURE, FAST = "AES-128-CTR", "xoshiro256++ x8"
 # (vendor, family, model) -> microarchitecture, for the CPUs this project
 # has met; a run of another shows its numbers only.
 UARCH = {
+    ("AuthenticAMD", 23, 1): "Zen 1 (Naples)",
+    ("AuthenticAMD", 23, 8): "Zen+ (Colfax, Pinnacle Ridge)",
+    ("AuthenticAMD", 23, 17): "Zen 1 (Raven Ridge)",
+    ("AuthenticAMD", 23, 24): "Zen+ (Picasso)",
+    ("AuthenticAMD", 23, 49): "Zen 2 (Rome)",
+    ("AuthenticAMD", 23, 113): "Zen 2 (Matisse)",
     ("AuthenticAMD", 25, 1): "Zen 3 (Milan)",
     ("AuthenticAMD", 25, 17): "Zen 4 (Genoa)",
     ("AuthenticAMD", 26, 2): "Zen 5 (Turin)",
@@ -98,21 +104,24 @@ def num(v, digits=2):
     return "-" if v is None else f"{v:.{digits}f}"
 
 
-def table(runs):
+def table(runs, widest_only=False):
     rows = [
-        "| CPU | family / model | date | cores | path | fill, AES-CTR | fill, xoshiro | decode | `id()` | L2 store | fill over store |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| CPU | family / model | date | cores | clock | path | fill, AES-CTR | fill cycles | fill, xoshiro | decode | `id()` | L2 store | fill over store |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in runs:
         store = r.fig("limit/store/l2")
-        for p in r.paths:
+        for p in r.paths[:1] if widest_only else r.paths:
             secure = r.fig(f"fill/{p}/{SECURE}")
             over = None if secure is None or not store else secure / store
             one = r.fig(f"id/{p}")
+            ghz = r.h.get("ghz")
+            cycles = None if secure is None or ghz is None else secure * ghz
             rows.append(
-                f"| {r.name()} | {r.numbers()} | {r.date()} | {r.h['cores']} | {p} | "
-                f"{num(secure)} | {num(r.fig(f'fill/{p}/{FAST}'))} | {num(r.fig(f'decode/{p}'))} | "
-                f"{num(one)} | {num(store, 3)} | {num(over, 1)}x |"
+                f"| {r.name()} | {r.numbers()} | {r.date()} | {r.h['cores']} | "
+                f"{'-' if ghz is None else f'{ghz:.2f} GHz'} | {p} | "
+                f"{num(secure)} | {num(cycles, 1)} | {num(r.fig(f'fill/{p}/{FAST}'))} | "
+                f"{num(r.fig(f'decode/{p}'))} | {num(one)} | {num(store, 3)} | {num(over, 1)}x |"
             )
     return "\n".join(rows) + "\n"
 
@@ -124,9 +133,17 @@ def markdown(runs):
         "runs in this folder, one file a CPU; do not edit by hand. Nanoseconds\n"
         "an id, one thread, the median of the run's rounds (`id()` is measured\n"
         "on the process's path only). \"fill over store\": the secure fill's time\n"
-        "over a 32-byte store's into L2, the floor no path can pass.\n\n"
+        "over a 32-byte store's into L2, the floor no path can pass. \"clock\": the\n"
+        "core clock the run measured (runs before that record none), and \"fill\n"
+        "cycles\" the secure fill at it.\n\n"
         "![ns an id per path and CPU](cpus.svg)\n\n" + table(runs)
     )
+
+
+def clock(r):
+    """` · 2.60 GHz` where the run measured its clock, else nothing."""
+    ghz = r.h.get("ghz")
+    return "" if ghz is None else f" · {ghz:.2f} GHz"
 
 
 def svg(runs):
@@ -144,7 +161,7 @@ def svg(runs):
     for r in runs:
         out.append(
             f'<text x="8" y="{y + 12}" class="cpu">{escape(r.name())} · {escape(r.numbers())} · '
-            f'{r.h["cores"]} cores · {escape(r.date())}</text>'
+            f'{r.h["cores"]} cores{clock(r)} · {escape(r.date())}</text>'
         )
         y += 20
         first = y
@@ -191,7 +208,8 @@ def main():
     if sys.argv[1:] not in ([], ["--check"]):
         raise SystemExit(__doc__)
     runs = load()
-    block = "![ns an id per path and CPU](docs/bench/cpus.svg)\n\n" + table(runs)
+    # The README: each CPU's widest path (every path: docs/bench/cpus.md).
+    block = "![ns an id per path and CPU](docs/bench/cpus.svg)\n\n" + table(runs, widest_only=True)
     want = {
         SVG: svg(runs),
         TABLE: markdown(runs),
