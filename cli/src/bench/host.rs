@@ -162,3 +162,61 @@ pub fn hypervisor() -> Option<String> {
     #[cfg(not(target_arch = "x86_64"))]
     None
 }
+
+/// Bytes of the cache `level` names (`L1d`, `L2`, `L3`) in [`caches`]'
+/// list (`L2 512K`).
+fn cache_bytes(caches: &[String], level: &str) -> Option<u64> {
+    caches.iter().find_map(|c| {
+        let (name, size) = c.split_once(' ')?;
+        if name != level {
+            return None;
+        }
+        let (digits, unit) = size.split_at(size.find(|ch: char| !ch.is_ascii_digit())?);
+        let n: u64 = digits.parse().ok()?;
+        Some(match unit {
+            "K" => n << 10,
+            "M" => n << 20,
+            _ => n,
+        })
+    })
+}
+
+/// The store floors' buffers, by level: half the L1 data cache, half the
+/// L2 (each core's own, so the row stays in it beside the stack and
+/// code), half the L3, and DRAM past four L3s (at least 64 MiB with
+/// `--quick`, 256 MiB otherwise). Where sysfs names no cache, a common
+/// size: 32 KiB, 512 KiB, 8 MiB.
+pub fn floors(caches: &[String], quick: bool) -> Vec<(String, u64)> {
+    let l1 = cache_bytes(caches, "L1d").unwrap_or(32 << 10);
+    let l2 = cache_bytes(caches, "L2").unwrap_or(512 << 10);
+    let l3 = cache_bytes(caches, "L3").unwrap_or(8 << 20);
+    let dram = (4 * l3).max(if quick { 64 << 20 } else { 256 << 20 });
+    [
+        ("l1", l1 / 2),
+        ("l2", l2 / 2),
+        ("l3", l3 / 2),
+        ("dram", dram),
+    ]
+    .into_iter()
+    .map(|(n, b)| (n.to_owned(), b))
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floors_are_half_of_each_cache_and_dram_past_the_l3() {
+        let caches: Vec<String> = ["L1d 32K", "L1i 32K", "L2 512K", "L3 32768K"]
+            .map(str::to_owned)
+            .to_vec();
+        let f = floors(&caches, false);
+        let bytes = |n: &str| f.iter().find(|(k, _)| k == n).unwrap().1;
+        assert_eq!(bytes("l1"), 16 << 10);
+        assert_eq!(bytes("l2"), 256 << 10);
+        assert_eq!(bytes("l3"), 16 << 20);
+        assert_eq!(bytes("dram"), 256 << 20);
+        assert_eq!(floors(&["L3 128M".to_owned()], true)[3].1, 512 << 20);
+    }
+}

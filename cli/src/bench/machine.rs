@@ -35,6 +35,13 @@ pub struct Header {
     pub ids_per_round: u64,
     pub rounds: u64,
     pub quick: bool,
+    /// Whole passes (`--repeat`; 1 in older runs).
+    #[serde(default = "one")]
+    pub repeat: u64,
+    /// The store floors' buffers, by cache level (`l1`, `l2`, `l3`,
+    /// `dram`), in bytes: sized from the caches found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub floor_bytes: Vec<(String, u64)>,
     /// The core clock measured at the start (GHz, a chain of dependent
     /// adds): the per-id figures' cycles. Absent in older runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -85,6 +92,8 @@ impl Header {
             ids_per_round,
             rounds,
             quick,
+            repeat: 1,
+            floor_bytes: Vec::new(),
             ghz: host::core_ghz(),
             caches: host::caches(),
             hypervisor: host::hypervisor(),
@@ -133,6 +142,10 @@ impl Header {
             .as_deref()
             .map_or(String::new(), |d| format!(", {d}"))
     }
+}
+
+fn one() -> u64 {
+    1
 }
 
 /// The first value of `key` in /proc/cpuinfo's text (the first CPU's).

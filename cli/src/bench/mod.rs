@@ -9,6 +9,7 @@
 mod host;
 mod machine;
 mod name;
+mod passes;
 mod report;
 mod timing;
 
@@ -56,6 +57,13 @@ pub struct BenchArgs {
     /// 20) and only 1 and N threads.
     #[arg(long)]
     quick: bool,
+    /// Whole passes of the run (every path in turn, then again): each
+    /// figure is the median of the passes' medians, its min and max those
+    /// of every round, and a row is marked noisy where the passes differ.
+    /// The saved runs in docs/bench/ are taken with --repeat 5.
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = crate::count::within(1, 100))]
+    repeat: Option<u64>,
     /// Print one JSON document (header and every figure, min/median/max)
     /// instead of the table.
     #[arg(long)]
@@ -141,43 +149,53 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
         (1..=max_threads).collect()
     };
     let process_path = kuuid::engine::isa();
-    let mut bench = Bench {
-        n: count as usize,
-        rounds,
-        figures: Vec::new(),
-        progress: progress_bar(),
-    };
-    bench.limits(if a.quick { 64 << 20 } else { 256 << 20 })?;
-    for &isa in &paths {
-        bench.path(isa)?;
+    let repeat = a.repeat.unwrap_or(1);
+    header.repeat = repeat;
+    let floors = host::floors(&header.caches, a.quick);
+    header.floor_bytes = floors.clone();
+    let progress = progress_bar();
+    let mut passes = Vec::new();
+    for _ in 0..repeat {
+        let mut bench = Bench {
+            n: count as usize,
+            rounds,
+            figures: Vec::new(),
+            progress: progress.clone(),
+        };
+        bench.limits(&floors)?;
+        for &isa in &paths {
+            bench.path(isa)?;
+        }
+        if paths.contains(&process_path) {
+            bench.single(process_path)?;
+        }
+        bench.formats();
+        // Each thread round runs this long: a host slow to wake a vCPU then
+        // costs a few percent, not the round.
+        let span = Duration::from_millis(if a.quick { 5 } else { 20 });
+        bench.threads(&thread_counts, span)?;
+        passes.push(bench.figures);
     }
-    if paths.contains(&process_path) {
-        bench.single(process_path)?;
-    }
-    bench.formats();
-    // Each thread round runs this long: a host slow to wake a vCPU then
-    // costs a few percent, not the round.
-    let span = Duration::from_millis(if a.quick { 5 } else { 20 });
-    bench.threads(&thread_counts, span)?;
     debug_assert_eq!(
-        Some(bench.progress.position()),
-        bench.progress.length(),
+        Some(progress.position()),
+        progress.length(),
         "figures pushed vs expected"
     );
-    bench.progress.finish_and_clear();
+    progress.finish_and_clear();
+    let mut figures = passes::merge(passes);
     header.load_end = host::load();
     header.steal_pct = cpu_start
         .zip(host::CpuTimes::now())
         .and_then(|(a, b)| a.steal_pct(b));
     if let Some(ghz) = header.ghz {
-        for f in &mut bench.figures {
+        for f in &mut figures {
             f.cycles = Some(f.ns_median * ghz);
         }
     }
     let report = Report {
         schema: SCHEMA.to_owned(),
         header,
-        figures: bench.figures,
+        figures,
     };
     let mut out = io::stdout().lock();
     if a.json {
@@ -242,23 +260,40 @@ impl Bench {
             .map_or(f64::NAN, |f| f.ns_median)
     }
 
-    /// The hardware's own limits: 32-byte stores into an L2-sized and a
-    /// DRAM-sized buffer, the RNGs alone (16 bytes, an id's worth), and a
+    /// The hardware's own limits: 32-byte stores into buffers sized by
+    /// the caches (`floors`: L1, L2, L3, DRAM; each round fills its
+    /// buffer until it has written 16 MiB, so a small buffer's round is
+    /// not one timer tick), the RNGs alone (16 bytes, an id's worth), and a
     /// clock read.
-    fn limits(&mut self, dram_bytes: usize) -> Result<(), Failure> {
+    fn limits(&mut self, floors: &[(String, u64)]) -> Result<(), Failure> {
         let (n, rounds) = (self.n, self.rounds);
-        let stores = [(Name::StoreL2, n), (Name::StoreDram, dram_bytes / 32)];
         let rngs = [RngKind::Secure, RngKind::Fast];
-        self.expect(stores.len() + rngs.len() + 1);
-        for (name, slots) in stores {
+        self.expect(floors.len() + rngs.len() + 1);
+        for (level, bytes) in floors {
+            let name = match level.as_str() {
+                "l1" => Name::StoreL1,
+                "l2" => Name::StoreL2,
+                "l3" => Name::StoreL3,
+                _ => Name::StoreDram,
+            };
+            let slots = (*bytes / 32).max(1) as usize;
+            let fills = (16 << 20) / (slots as u64 * 32).min(16 << 20);
             let mut buf = vec![[0u8; 32]; slots];
             let mut x = 0u8;
             let t = stats(rounds, || {
-                x = x.wrapping_add(1);
-                buf.fill([x; 32]);
-                black_box(&buf);
+                for _ in 0..fills {
+                    x = x.wrapping_add(1);
+                    buf.fill([x; 32]);
+                    black_box(&buf);
+                }
             });
-            self.push(Figure::new(name, "32-byte slot", 1, t, slots as u64));
+            self.push(Figure::new(
+                name,
+                "32-byte slot",
+                1,
+                t,
+                slots as u64 * fills,
+            ));
         }
         let mut words = vec![0u32; 4 * n];
         for kind in rngs {

@@ -12,8 +12,13 @@ use kuuid::engine::Isa;
 /// baseline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Name {
-    /// 32-byte stores into an L2-sized buffer: the per-id rows' denominator.
+    /// 32-byte stores into a buffer of half the L1 data cache.
+    StoreL1,
+    /// 32-byte stores into a buffer of half the L2: the per-id rows'
+    /// denominator.
     StoreL2,
+    /// 32-byte stores into a buffer of half the L3.
+    StoreL3,
     /// 32-byte stores into a DRAM-sized buffer.
     StoreDram,
     /// An RNG alone (its name), 16 bytes an item.
@@ -56,7 +61,9 @@ pub fn former(name: &str) -> Option<&'static str> {
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Name::StoreL1 => f.write_str("limit/store/l1"),
             Name::StoreL2 => f.write_str("limit/store/l2"),
+            Name::StoreL3 => f.write_str("limit/store/l3"),
             Name::StoreDram => f.write_str("limit/store/dram"),
             Name::Rng(rng) => write!(f, "limit/rng/{rng}"),
             Name::ClockMillis => f.write_str("clock/millis"),

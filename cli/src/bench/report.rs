@@ -43,6 +43,9 @@ pub struct Figure {
     /// The median in core cycles, at the clock measured in the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cycles: Option<f64>,
+    /// With `--repeat`: the passes' medians' (max - min) over the median.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_spread: Option<f64>,
 }
 
 /// A figure whose rounds spread (max - min) by more than this share of
@@ -50,9 +53,11 @@ pub struct Figure {
 pub const NOISY_SPREAD: f64 = 0.10;
 
 impl Figure {
-    /// (max - min) / median.
+    /// (max - min) / median, within the rounds, or between the passes'
+    /// medians where that is larger.
     pub fn spread(&self) -> f64 {
-        (self.ns_max - self.ns_min) / self.ns_median
+        let within = (self.ns_max - self.ns_min) / self.ns_median;
+        self.pass_spread.map_or(within, |p| p.max(within))
     }
 }
 
@@ -71,6 +76,7 @@ impl Figure {
             vs_store: None,
             scaling: None,
             cycles: None,
+            pass_spread: None,
         }
     }
 }
@@ -178,7 +184,8 @@ pub fn print_table(
         writeln!(
             out,
             "* {noisy} figure(s) spread (max - min) by more than {:.0} % of the median over the \
-             rounds: noise; take them with --rounds higher, or again on an idle machine",
+             rounds or between the passes: noise; take them with --repeat 5, or again on an \
+             idle machine",
             NOISY_SPREAD * 100.0
         )?;
     }
@@ -243,11 +250,31 @@ fn print_header(out: &mut dyn Write, h: &Header) -> std::io::Result<()> {
             "warning: the machine was busy ({why}): figures may read high and vary"
         )?;
     }
+    let kib = |b: u64| {
+        if b >= 1 << 20 {
+            format!("{} MiB", b >> 20)
+        } else {
+            format!("{} KiB", b >> 10)
+        }
+    };
+    if !h.floor_bytes.is_empty() {
+        let floors: Vec<String> = h
+            .floor_bytes
+            .iter()
+            .map(|(level, b)| format!("{level} {}", kib(*b)))
+            .collect();
+        writeln!(out, "store floors' buffers: {}", floors.join(", "))?;
+    }
     writeln!(
         out,
-        "{} ids per round, median of {} rounds{}",
+        "{} ids per round, median of {} rounds{}{}",
         h.ids_per_round,
         h.rounds,
+        if h.repeat > 1 {
+            format!(", median of {} whole passes", h.repeat)
+        } else {
+            String::new()
+        },
         if h.quick { " (--quick)" } else { "" }
     )
 }
@@ -274,6 +301,12 @@ fn differences(here: &Header, there: &Header) -> Vec<String> {
         d.push(format!(
             "{} rounds here, {} there",
             here.rounds, there.rounds
+        ));
+    }
+    if here.repeat != there.repeat {
+        d.push(format!(
+            "{} passes here, {} there",
+            here.repeat, there.repeat
         ));
     }
     if here.kuuid_version != there.kuuid_version {

@@ -326,3 +326,25 @@ fn json_has_the_clock_the_load_and_the_cycles() {
         assert!((cycles / ns / ghz - 1.0).abs() < 1e-9, "{f}");
     }
 }
+
+/// Issue 64, items 2 and 3: `--repeat 2` is two whole passes, each figure
+/// with the spread between them; the store floors are one a cache level,
+/// their buffers sized from the caches and said in the header.
+#[test]
+fn repeat_passes_and_floors_by_cache_level() {
+    let doc = json(&["--repeat", "2", "--isa", "scalar"]);
+    let h = &doc["header"];
+    assert_eq!(h["repeat"], 2, "{h}");
+    let floors = h["floor_bytes"].as_array().unwrap();
+    let levels: Vec<&str> = floors.iter().map(|f| f[0].as_str().unwrap()).collect();
+    assert_eq!(levels, ["l1", "l2", "l3", "dram"], "{h}");
+    let bytes: Vec<u64> = floors.iter().map(|f| f[1].as_u64().unwrap()).collect();
+    assert!(bytes.windows(2).all(|w| w[0] < w[1]), "{bytes:?}");
+    let names = names(&doc);
+    for level in levels {
+        assert!(names.contains(&format!("limit/store/{level}")), "{names:?}");
+    }
+    for f in doc["figures"].as_array().unwrap() {
+        assert!(f["pass_spread"].as_f64().is_some_and(|s| s >= 0.0), "{f}");
+    }
+}
