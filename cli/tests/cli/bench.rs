@@ -26,6 +26,31 @@ fn json(extra: &[&str]) -> Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
+/// A small, fast run's table, on `threads` threads, next to the saved
+/// `baseline` run (written to a temporary file) where one is given.
+fn table(threads: &str, baseline: Option<&Value>) -> String {
+    let path =
+        std::env::temp_dir().join(format!("kuuid-bench-{}-{threads}.json", std::process::id()));
+    let mut args = vec![
+        "bench",
+        "--quick",
+        "-n",
+        "2000",
+        "--rounds",
+        "1",
+        "--threads",
+        threads,
+    ];
+    if let Some(doc) = baseline {
+        std::fs::write(&path, serde_json::to_vec(doc).unwrap()).unwrap();
+        args.extend(["--baseline", path.to_str().unwrap()]);
+    }
+    let o = kuuid(&args);
+    let _ = std::fs::remove_file(&path);
+    assert!(o.status.success(), "{}", stderr(&o));
+    String::from_utf8(o.stdout).unwrap()
+}
+
 fn names(doc: &Value) -> Vec<String> {
     doc["figures"]
         .as_array()
@@ -138,24 +163,7 @@ fn a_baseline_is_read_back_next_to_each_figure() {
     for key in ["vendor", "family", "model", "date"] {
         doc["header"].as_object_mut().unwrap().remove(key);
     }
-    let path = std::env::temp_dir().join(format!("kuuid-bench-{}.json", std::process::id()));
-    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
-    let path_arg = path.to_str().unwrap();
-    let o = kuuid(&[
-        "bench",
-        "--quick",
-        "-n",
-        "2000",
-        "--rounds",
-        "1",
-        "--threads",
-        "2",
-        "--baseline",
-        path_arg,
-    ]);
-    let _ = std::fs::remove_file(&path);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = String::from_utf8(o.stdout).unwrap();
+    let out = table("2", Some(&doc));
     assert!(
         out.contains("baseline ns") && out.contains("speed-up"),
         "{out}"
@@ -190,23 +198,7 @@ fn a_baseline_unlike_this_run_says_how() {
     h.insert("ids_per_round".into(), 65536.into());
     h.insert("rounds".into(), 41.into());
     h.remove("ghz");
-    let path = std::env::temp_dir().join(format!("kuuid-bench-unlike-{}.json", std::process::id()));
-    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
-    let o = kuuid(&[
-        "bench",
-        "--quick",
-        "-n",
-        "2000",
-        "--rounds",
-        "1",
-        "--threads",
-        "1",
-        "--baseline",
-        path.to_str().unwrap(),
-    ]);
-    let _ = std::fs::remove_file(&path);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = String::from_utf8(o.stdout).unwrap();
+    let out = table("1", Some(&doc));
     for says in [
         "baseline differs: --quick here, a full run there",
         "baseline differs: -n 2000 here, 65536 there",
@@ -258,18 +250,7 @@ fn a_bad_baseline_is_one_line_and_exit_2() {
 
 #[test]
 fn the_table_has_a_positive_figure_on_every_row() {
-    let o = kuuid(&[
-        "bench",
-        "--quick",
-        "-n",
-        "2000",
-        "--rounds",
-        "1",
-        "--threads",
-        "1",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = String::from_utf8(o.stdout).unwrap();
+    let out = table("1", None);
     let rows: Vec<&str> = out
         .lines()
         .skip_while(|l| !l.starts_with("figure"))

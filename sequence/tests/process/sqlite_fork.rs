@@ -93,6 +93,39 @@ fn lease(store: &Arc<SqliteCounters>) -> Result<u64, Error> {
     kuuid_sequence::BlockSource::lease(&Counter::new(store.clone(), "c"), BLOCK)
 }
 
+/// A lease on another thread, waiting (napping) for the write lock
+/// another process holds: the file, the holder, the store, the leasing
+/// thread, and the naps counted before it.
+struct Contended {
+    path: PathBuf,
+    holder: Holder,
+    store: Arc<SqliteCounters>,
+    leaser: std::thread::JoinHandle<Result<u64, Error>>,
+    naps_before: u64,
+}
+
+impl Contended {
+    /// Returns once the lease has napped at least once.
+    fn start(name: &str) -> Contended {
+        let path = prepared_db(name);
+        let holder = Holder::start(&path);
+        let store = Arc::new(SqliteCounters::open_with_busy_timeout(&path, PATIENT).unwrap());
+        let naps_before = kuuid_sequence::__test_hooks::sqlite_busy_waits();
+        let leaser = std::thread::spawn({
+            let store = store.clone();
+            move || lease(&store)
+        });
+        until_a_lease_waits(naps_before);
+        Contended {
+            path,
+            holder,
+            store,
+            leaser,
+            naps_before,
+        }
+    }
+}
+
 /// Generous, for a loaded machine: the gate waits at most 0.5 s; the old
 /// one waited out the lease, here up to the 60 s busy timeout.
 const FORK_BOUND: Duration = Duration::from_secs(5);
@@ -106,21 +139,13 @@ const PATIENT: Duration = Duration::from_secs(60);
 #[test]
 fn a_lease_that_napped_commits_with_signals_blocked() {
     let _one_at_a_time = crate::common::serial();
-    let path = prepared_db("napped-mask");
-    let holder = Holder::start(&path);
-    let store = Arc::new(SqliteCounters::open_with_busy_timeout(&path, PATIENT).unwrap());
-    let before = kuuid_sequence::__test_hooks::sqlite_busy_waits();
-    let leaser = std::thread::spawn({
-        let store = store.clone();
-        move || lease(&store)
-    });
-    until_a_lease_waits(before);
-    holder.release();
-    leaser.join().unwrap().unwrap();
-    assert!(kuuid_sequence::__test_hooks::sqlite_busy_waits() > before);
+    let c = Contended::start("napped-mask");
+    c.holder.release();
+    c.leaser.join().unwrap().unwrap();
+    assert!(kuuid_sequence::__test_hooks::sqlite_busy_waits() > c.naps_before);
     let masked = kuuid_sequence::__test_hooks::sqlite_commit_masked();
-    drop(store);
-    remove(&path);
+    drop(c.store);
+    remove(&c.path);
     assert_eq!(
         masked,
         Some(true),
@@ -155,15 +180,13 @@ fn a_database_out_of_wal_mode_is_refused() {
 #[test]
 fn a_fork_does_not_wait_for_a_lease_waiting_on_a_lock() {
     let _one_at_a_time = crate::common::serial();
-    let path = prepared_db("stalled");
-    let holder = Holder::start(&path);
-    let store = Arc::new(SqliteCounters::open_with_busy_timeout(&path, PATIENT).unwrap());
-    let before = kuuid_sequence::__test_hooks::sqlite_busy_waits();
-    let leaser = std::thread::spawn({
-        let store = store.clone();
-        move || lease(&store)
-    });
-    until_a_lease_waits(before);
+    let Contended {
+        path,
+        holder,
+        store,
+        leaser,
+        ..
+    } = Contended::start("stalled");
     let (out, start) = (Pipe::new(), Instant::now());
     // SAFETY: the child leases, writes to its pipe and leaves with _exit.
     let child = unsafe { libc::fork() };

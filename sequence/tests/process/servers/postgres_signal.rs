@@ -16,44 +16,20 @@
 
 use kuuid_sequence::{BlockSource, Counter, PostgresCounters};
 
-use crate::sqlite_fork::{BLOCK, apart, fork_from_a_handler_at, fork_from_a_handler_in_a_lease};
+use crate::sqlite_fork::{BLOCK, apart, fork_from_a_handler_at};
 
-#[test]
-fn a_fork_from_a_signal_handler_in_a_postgres_lease_repeats_no_block() {
+/// A fork from a signal handler raised where `arm` says, in a lease of a
+/// counter of its own (`tag`): no block repeats in the parent, and the
+/// child gets a block, its own.
+fn the_child_leases_its_own_block(arm: fn(i32), tag: &str) {
     let _one_at_a_time = crate::common::serial();
     let Some(url) = crate::server::address("KUUID_PG_URL") else {
         return;
     };
-    let name = format!("signal-{}", std::process::id());
+    let name = format!("signal-{tag}-{}", std::process::id());
     let store = std::sync::Arc::new(PostgresCounters::connect(&url).unwrap());
     let lease = || BlockSource::lease(&Counter::new(store.clone(), name.as_str()), BLOCK);
-    let (mut blocks, reply) = fork_from_a_handler_in_a_lease(lease);
-    eprintln!("parent {blocks:?}, child {reply:?}");
-    assert!(apart(&blocks), "the parent's blocks overlap: {blocks:?}");
-    if let [0, child] = reply[..] {
-        blocks.push(child);
-        assert!(
-            apart(&blocks),
-            "the child's block is the parent's: {blocks:?}"
-        );
-    }
-}
-
-/// The signal raised after the `UPDATE`'s reply has arrived, still inside
-/// the store's call (issue 63, item 4): before the store checked the
-/// process id there, the child returned the parent's block
-/// (`[1, 11, ..., 91, 11]`). The child must get a block, and its own.
-#[test]
-fn a_fork_from_a_signal_handler_after_the_reply_repeats_no_block() {
-    let _one_at_a_time = crate::common::serial();
-    let Some(url) = crate::server::address("KUUID_PG_URL") else {
-        return;
-    };
-    let name = format!("signal-after-{}", std::process::id());
-    let store = std::sync::Arc::new(PostgresCounters::connect(&url).unwrap());
-    let lease = || BlockSource::lease(&Counter::new(store.clone(), name.as_str()), BLOCK);
-    let (mut blocks, reply) =
-        fork_from_a_handler_at(kuuid_sequence::__test_hooks::raise_after_lease_reply, lease);
+    let (mut blocks, reply) = fork_from_a_handler_at(arm, lease);
     eprintln!("parent {blocks:?}, child {reply:?}");
     assert!(apart(&blocks), "the parent's blocks overlap: {blocks:?}");
     let [0, child] = reply[..] else {
@@ -63,5 +39,24 @@ fn a_fork_from_a_signal_handler_after_the_reply_repeats_no_block() {
     assert!(
         apart(&blocks),
         "the child's block is the parent's: {blocks:?}"
+    );
+}
+
+/// Before the `UPDATE` is sent: the child sends nothing on the parent's
+/// socket and leases on a connection of its own.
+#[test]
+fn a_fork_from_a_signal_handler_in_a_postgres_lease_repeats_no_block() {
+    the_child_leases_its_own_block(kuuid_sequence::__test_hooks::raise_in_lease, "before");
+}
+
+/// The signal raised after the `UPDATE`'s reply has arrived, still inside
+/// the store's call (issue 63, item 4): before the store checked the
+/// process id there, the child returned the parent's block
+/// (`[1, 11, ..., 91, 11]`).
+#[test]
+fn a_fork_from_a_signal_handler_after_the_reply_repeats_no_block() {
+    the_child_leases_its_own_block(
+        kuuid_sequence::__test_hooks::raise_after_lease_reply,
+        "after",
     );
 }
