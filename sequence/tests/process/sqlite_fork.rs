@@ -383,20 +383,13 @@ extern "C" fn fork_and_linger_in_handler(_: libc::c_int) {
     }
 }
 
-/// Leases with `lease` with a signal raised inside the second lease whose
-/// handler forks (`kuuid_sequence::__test_hooks::raise_in_lease`); the child waits
-/// in the handler until the parent has leased three more blocks, then
-/// returns into the lease it interrupted and reports what that lease gave
-/// it. Returns the parent's ten blocks and the child's report: `[1]` for
-/// `CopiedMidCall`, `[0, block]` for a block, `[2]` for another error.
-pub(crate) fn fork_from_a_handler_in_a_lease(
-    lease: impl Fn() -> Result<u64, Error>,
-) -> (Vec<u64>, Vec<u64>) {
-    fork_from_a_handler_at(kuuid_sequence::__test_hooks::raise_in_lease, lease)
-}
-
-/// As [`fork_from_a_handler_in_a_lease`], the signal raised where `arm`
-/// (one of `kuuid_sequence::__test_hooks`' `raise_*`) says.
+/// Leases with `lease` with a signal raised inside the second lease, where
+/// `arm` (one of `kuuid_sequence::__test_hooks`' `raise_*`) says, whose
+/// handler forks; the child waits in the handler until the parent has
+/// leased three more blocks, then returns into the lease it interrupted
+/// and reports what that lease gave it. Returns the parent's ten blocks
+/// and the child's report: `[1]` for `CopiedMidCall`, `[0, block]` for a
+/// block, `[2]` for another error.
 pub(crate) fn fork_from_a_handler_at(
     arm: fn(i32),
     lease: impl Fn() -> Result<u64, Error>,
@@ -433,19 +426,21 @@ pub(crate) fn fork_from_a_handler_at(
     (blocks, reply)
 }
 
-/// The signal raised after the lease's `COMMIT`, still inside the store's
-/// call (issue 63, item 4): held back until the call has left the gate,
-/// where the child, a copy of the call, refuses with `CopiedMidCall`
-/// rather than return the parent's block.
-#[test]
-fn a_fork_from_a_signal_handler_after_commit_repeats_no_block() {
+/// Whether no two of `blocks` (of [`BLOCK`] values each) overlap.
+pub(crate) fn apart(blocks: &[u64]) -> bool {
+    let mut sorted = blocks.to_vec();
+    sorted.sort_unstable();
+    sorted.windows(2).all(|w| w[1] - w[0] >= BLOCK)
+}
+
+/// A fork from a signal handler raised where `arm` says, in a SQLite
+/// lease: no block repeats in the parent, and the child, a copy of a call
+/// that was inside the gate, refuses with `CopiedMidCall`.
+fn the_child_refuses(arm: fn(i32), name: &str) {
     let _one_at_a_time = crate::common::serial();
-    let path = prepared_db("after-commit-signal");
+    let path = prepared_db(name);
     let store = Arc::new(SqliteCounters::open(&path).unwrap());
-    let (blocks, reply) = fork_from_a_handler_at(
-        kuuid_sequence::__test_hooks::raise_after_lease_reply,
-        || lease(&store),
-    );
+    let (blocks, reply) = fork_from_a_handler_at(arm, || lease(&store));
     drop(store);
     remove(&path);
     assert!(apart(&blocks), "the parent's blocks overlap: {blocks:?}");
@@ -454,13 +449,6 @@ fn a_fork_from_a_signal_handler_after_commit_repeats_no_block() {
         [1],
         "the child's lease must refuse with CopiedMidCall"
     );
-}
-
-/// Whether no two of `blocks` (of [`BLOCK`] values each) overlap.
-pub(crate) fn apart(blocks: &[u64]) -> bool {
-    let mut sorted = blocks.to_vec();
-    sorted.sort_unstable();
-    sorted.windows(2).all(|w| w[1] - w[0] >= BLOCK)
 }
 
 /// A signal whose handler forks, raised on the leasing thread between the
@@ -474,16 +462,20 @@ pub(crate) fn apart(blocks: &[u64]) -> bool {
 /// still refuses with `CopiedMidCall`.
 #[test]
 fn a_fork_from_a_signal_handler_before_commit_repeats_no_block() {
-    let _one_at_a_time = crate::common::serial();
-    let path = prepared_db("commit-signal");
-    let store = Arc::new(SqliteCounters::open(&path).unwrap());
-    let (blocks, reply) = fork_from_a_handler_in_a_lease(|| lease(&store));
-    drop(store);
-    remove(&path);
-    assert!(apart(&blocks), "the parent's blocks overlap: {blocks:?}");
-    assert_eq!(
-        reply,
-        [1],
-        "the child's lease must refuse with CopiedMidCall"
+    the_child_refuses(
+        kuuid_sequence::__test_hooks::raise_in_lease,
+        "commit-signal",
+    );
+}
+
+/// The signal raised after the lease's `COMMIT`, still inside the store's
+/// call (issue 63, item 4): held back until the call has left the gate,
+/// where the child, a copy of the call, refuses with `CopiedMidCall`
+/// rather than return the parent's block.
+#[test]
+fn a_fork_from_a_signal_handler_after_commit_repeats_no_block() {
+    the_child_refuses(
+        kuuid_sequence::__test_hooks::raise_after_lease_reply,
+        "after-commit-signal",
     );
 }

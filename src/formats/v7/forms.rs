@@ -123,7 +123,7 @@ impl TryFrom<&[u8]> for Uuid7 {
 /// ```
 impl fmt::LowerHex for Uuid7 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.encode_hyphenated(&mut [0; 36]))
+        fmt::Display::fmt(self, f)
     }
 }
 

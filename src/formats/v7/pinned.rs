@@ -1,7 +1,7 @@
 //! [`V7GeneratorAt`]: UUIDv7s carrying a given time, strictly increasing,
 //! and an error where the 48-bit millisecond runs out.
 
-use super::state::{from_sequence, write_run};
+use super::state::{fill_runs, from_sequence};
 use super::{COUNTER_BITS, MAX_UNIX_MILLIS, Uuid7, at};
 use crate::time::{IntoTimestamp, TimeError, TimeField};
 
@@ -90,16 +90,12 @@ impl V7GeneratorAt {
     /// # Ok::<(), kuuid::TimeError>(())
     /// ```
     pub fn fill(&mut self, ids: &mut [Uuid7]) -> Result<(), TimeError> {
-        let first = self.next;
+        let mut next = self.next;
         self.take(ids.len() as u128)?;
-        let mut next = first;
-        for chunk in ids.chunks_mut(256) {
-            let mut random = [0u64; 256];
-            let random = &mut random[..chunk.len()];
-            crate::local::fill_words(bytemuck::cast_slice_mut(random));
-            write_run(next, random, chunk);
-            next += chunk.len() as u128;
-        }
+        fill_runs(ids, |len| {
+            next += u128::from(len);
+            next - u128::from(len)
+        });
         Ok(())
     }
 

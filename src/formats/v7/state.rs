@@ -132,11 +132,18 @@ fn now_bits() -> u128 {
 /// increasing along the slice and after every id minted before in the
 /// process.
 pub(crate) fn fill_now(ids: &mut [Uuid7]) {
+    fill_runs(ids, claim_now);
+}
+
+/// Fills `ids` 256 at a time, each run's sequence values from `first_of`
+/// (given the run's length) and its random bits from this thread's
+/// generator.
+pub(super) fn fill_runs(ids: &mut [Uuid7], mut first_of: impl FnMut(u64) -> u128) {
     for chunk in ids.chunks_mut(256) {
         let mut random = [0u64; 256];
         let random = &mut random[..chunk.len()];
         crate::local::fill_words(bytemuck::cast_slice_mut(random));
-        write_run(claim_now(chunk.len() as u64), random, chunk);
+        write_run(first_of(chunk.len() as u64), random, chunk);
     }
 }
 
