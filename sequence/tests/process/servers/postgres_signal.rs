@@ -40,6 +40,14 @@ fn the_child_leases_its_own_block(arm: fn(i32), tag: &str) {
         apart(&blocks),
         "the child's block is the parent's: {blocks:?}"
     );
+    // And none is burned: a copy sends nothing on its parent's socket (it
+    // would lease a block there and then drop it as the parent's reply).
+    blocks.sort_unstable();
+    let first = blocks[0];
+    let want: Vec<u64> = (0..blocks.len() as u64)
+        .map(|i| first + i * BLOCK)
+        .collect();
+    assert_eq!(blocks, want, "a block was burned");
 }
 
 /// Before the `UPDATE` is sent: the child sends nothing on the parent's
