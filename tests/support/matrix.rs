@@ -38,6 +38,12 @@ pub enum Source {
     V7,
     /// A `V7Generator` per thread.
     V7Generator,
+    /// `kuuid::v7()` with the process on the precise clock
+    /// (`set_millis_clock(MillisClock::Precise)`); bulk: `fill_v7`.
+    V7Precise,
+    /// `kuuid::idms_monotonic()` on the precise clock; bulk:
+    /// `fill_idms_monotonic`.
+    KuuidOrderedPrecise,
     /// `kuuid::object_id()`; bulk: `kuuid::fill_object_id`.
     ObjectId,
     /// CouchDB's `/_uuids` algorithms (`utc_id` with one suffix per process:
@@ -66,6 +72,8 @@ pub fn id_sources() -> Vec<Source> {
         Source::KuuidOrdered,
         Source::V7,
         Source::V7Generator,
+        Source::V7Precise,
+        Source::KuuidOrderedPrecise,
         Source::ObjectId,
         Source::Couch(Algorithm::Random),
         Source::Couch(Algorithm::Sequential),
@@ -108,8 +116,10 @@ impl Source {
             self,
             Source::KuuidMonotonic
                 | Source::KuuidOrdered
+                | Source::KuuidOrderedPrecise
                 | Source::V7
                 | Source::V7Generator
+                | Source::V7Precise
                 | Source::Couch(Algorithm::UtcRandom)
                 | Source::Couch(Algorithm::UtcId)
         )
@@ -123,9 +133,9 @@ impl Source {
             // The 24 base62 characters after the time.
             Source::Kuuid | Source::KuuidFast | Source::KuuidMonotonic => id[8..].to_vec(),
             // The three random groups after the counter's.
-            Source::KuuidOrdered => id[14..].to_vec(),
+            Source::KuuidOrdered | Source::KuuidOrderedPrecise => id[14..].to_vec(),
             // The low 48 of the 52 random bits.
-            Source::V7 | Source::V7Generator => id[10..].to_vec(),
+            Source::V7 | Source::V7Generator | Source::V7Precise => id[10..].to_vec(),
             // The process value and the counter.
             Source::ObjectId => id[4..].to_vec(),
             // The 18 random hex digits after the microseconds.
@@ -194,14 +204,28 @@ fn couch(a: Algorithm) -> Uuids {
     }
 }
 
+/// Puts the process on the clock `src` is minted with: the precise rows
+/// the precise clock, every other the default (cells run one at a time,
+/// and a copy inherits the setting, as users' children do).
+fn set_clock_for(src: Source) {
+    use kuuid::clock::{MillisClock, set_millis_clock};
+    set_millis_clock(match src {
+        Source::V7Precise | Source::KuuidOrderedPrecise => MillisClock::Precise,
+        _ => MillisClock::Coarse,
+    });
+}
+
 /// One id from `src`, as bytes (text for text formats).
 pub fn mint(src: Source) -> Result<Vec<u8>, String> {
+    set_clock_for(src);
     Ok(match src {
         Source::Kuuid => kuuid::id().as_bytes().to_vec(),
         Source::KuuidFast => FAST.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
         Source::KuuidMonotonic => MONO.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
-        Source::KuuidOrdered => kuuid::idms_monotonic().as_bytes().to_vec(),
-        Source::V7 => kuuid::v7().as_bytes().to_vec(),
+        Source::KuuidOrdered | Source::KuuidOrderedPrecise => {
+            kuuid::idms_monotonic().as_bytes().to_vec()
+        }
+        Source::V7 | Source::V7Precise => kuuid::v7().as_bytes().to_vec(),
         Source::V7Generator => V7G.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
         Source::ObjectId => kuuid::object_id().as_bytes().to_vec(),
         Source::Couch(a) => couch(a).generate().map_err(|e| e.to_string())?.into_bytes(),
@@ -215,6 +239,7 @@ pub fn mint(src: Source) -> Result<Vec<u8>, String> {
 
 /// `n` ids from `src` in one bulk call where it has one.
 pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
+    set_clock_for(src);
     Ok(match src {
         Source::Kuuid => {
             let mut ids = vec![kuuid::Kuuid::default(); n];
@@ -231,12 +256,12 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
             g.with(|g| g.borrow_mut().fill(&mut ids));
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }
-        Source::KuuidOrdered => {
+        Source::KuuidOrdered | Source::KuuidOrderedPrecise => {
             let mut ids = vec![kuuid::Kuuid::default(); n];
             kuuid::fill_idms_monotonic(&mut ids);
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }
-        Source::V7 => {
+        Source::V7 | Source::V7Precise => {
             let mut ids = vec![Uuid7::MIN; n];
             kuuid::fill_v7(&mut ids);
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()

@@ -109,27 +109,109 @@ fn add_chain(blocks: u64) -> u64 {
     blocks
 }
 
-/// The first CPU's caches, as `L1d 32K`, `L2 512K`, ... (sysfs).
+/// The first CPU's caches, as `L1d 32K`, `L2 512K`, ...: sysfs's, or
+/// where sysfs names none (some containers and guests), what CPUID's cache
+/// leaves say on x86-64.
 pub fn caches() -> Vec<String> {
-    let dir = "/sys/devices/system/cpu/cpu0/cache";
-    let mut found: Vec<(u32, String)> = (0..8)
-        .filter_map(|i| {
-            let read = |f: &str| {
-                std::fs::read_to_string(format!("{dir}/index{i}/{f}"))
-                    .ok()
-                    .map(|s| s.trim().to_owned())
-            };
-            let level: u32 = read("level")?.parse().ok()?;
-            let kind = match read("type")?.as_str() {
-                "Data" => "d",
-                "Instruction" => "i",
-                _ => "",
-            };
-            Some((level, format!("L{level}{kind} {}", read("size")?)))
-        })
-        .collect();
+    let found = sysfs_caches();
+    if found.is_empty() {
+        cpuid_caches()
+    } else {
+        found
+    }
+}
+
+/// Sorted by level, data before instruction (`L1d`, `L1i`, `L2`, `L3`).
+fn sorted(mut found: Vec<(u32, String)>) -> Vec<String> {
     found.sort();
     found.into_iter().map(|(_, s)| s).collect()
+}
+
+fn sysfs_caches() -> Vec<String> {
+    let dir = "/sys/devices/system/cpu/cpu0/cache";
+    sorted(
+        (0..8)
+            .filter_map(|i| {
+                let read = |f: &str| {
+                    std::fs::read_to_string(format!("{dir}/index{i}/{f}"))
+                        .ok()
+                        .map(|s| s.trim().to_owned())
+                };
+                let level: u32 = read("level")?.parse().ok()?;
+                let kind = match read("type")?.as_str() {
+                    "Data" => "d",
+                    "Instruction" => "i",
+                    _ => "",
+                };
+                Some((level, format!("L{level}{kind} {}", read("size")?)))
+            })
+            .collect(),
+    )
+}
+
+/// One cache as CPUID's deterministic cache leaf describes it (Intel's
+/// leaf 4 and AMD's 0x8000001D share the layout): its level and name, or
+/// `None` past the last cache (type 0).
+fn cpuid_cache(eax: u32, ebx: u32, ecx: u32) -> Option<(u32, String)> {
+    let kind = match eax & 0x1f {
+        1 => "d",
+        2 => "i",
+        3 => "",
+        _ => return None,
+    };
+    let level = (eax >> 5) & 7;
+    let ways = u64::from(ebx >> 22) + 1;
+    let partitions = u64::from((ebx >> 12) & 0x3ff) + 1;
+    let line = u64::from(ebx & 0xfff) + 1;
+    let sets = u64::from(ecx) + 1;
+    let bytes = ways * partitions * line * sets;
+    // sysfs's units: K below a MiB's multiple, M from there.
+    let size = if bytes % (1 << 20) == 0 && bytes >= 8 << 20 {
+        format!("{}M", bytes >> 20)
+    } else {
+        format!("{}K", bytes >> 10)
+    };
+    Some((level, format!("L{level}{kind} {size}")))
+}
+
+#[cfg(target_arch = "x86_64")]
+fn cpuid_caches() -> Vec<String> {
+    use std::arch::x86_64::__cpuid_count;
+    // SAFETY (each call below): CPUID exists on every x86-64 CPU, and a
+    // leaf above the maximum the CPU reports is never asked for. (Safe to
+    // call in newer Rust; the crate's minimum Rust wants `unsafe`.)
+    #[allow(unused_unsafe)]
+    let cpuid = |leaf: u32, sub: u32| unsafe { __cpuid_count(leaf, sub) };
+    let v = cpuid(0, 0);
+    let vendor: Vec<u8> = [v.ebx, v.edx, v.ecx]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let leaf = if vendor == b"AuthenticAMD" || vendor == b"HygonGenuine" {
+        // The cache leaf needs TOPOEXT (leaf 0x80000001, ECX bit 22).
+        let ext = cpuid(0x8000_0000, 0).eax;
+        if ext < 0x8000_001d || cpuid(0x8000_0001, 0).ecx & (1 << 22) == 0 {
+            return Vec::new();
+        }
+        0x8000_001d
+    } else if v.eax >= 4 {
+        4
+    } else {
+        return Vec::new();
+    };
+    sorted(
+        (0..8)
+            .map_while(|sub| {
+                let r = cpuid(leaf, sub);
+                cpuid_cache(r.eax, r.ebx, r.ecx)
+            })
+            .collect(),
+    )
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cpuid_caches() -> Vec<String> {
+    Vec::new()
 }
 
 /// The hypervisor's vendor where the CPU says it runs under one (x86's
@@ -218,5 +300,33 @@ mod tests {
         assert_eq!(bytes("l3"), 16 << 20);
         assert_eq!(bytes("dram"), 256 << 20);
         assert_eq!(floors(&["L3 128M".to_owned()], true)[3].1, 512 << 20);
+    }
+
+    #[test]
+    fn a_cpuid_cache_leaf_reads_as_sysfs_names_it() {
+        // Zen 3's L1d (8 ways, 64 sets of 64 bytes) and L3 (16 ways, 32768
+        // sets), and the end of the list.
+        let l1 = cpuid_cache(0x121, (7 << 22) | 63, 63);
+        assert_eq!(l1, Some((1, "L1d 32K".to_owned())));
+        let l3 = cpuid_cache(0x163, (15 << 22) | 63, 32767);
+        assert_eq!(l3, Some((3, "L3 32M".to_owned())));
+        assert_eq!(cpuid_cache(0, 0, 0), None);
+    }
+
+    /// Where both are there, CPUID's list is sysfs's (a guest may be shown
+    /// another topology, so sizes, not counts, are compared, level by level).
+    #[test]
+    fn cpuid_and_sysfs_agree_where_both_answer() {
+        let (sysfs, cpuid) = (sysfs_caches(), cpuid_caches());
+        if sysfs.is_empty() || cpuid.is_empty() {
+            eprintln!("skipped: sysfs {sysfs:?}, CPUID {cpuid:?}");
+            return;
+        }
+        for level in ["L1d", "L2", "L3"] {
+            let (a, b) = (cache_bytes(&sysfs, level), cache_bytes(&cpuid, level));
+            if a.is_some() && b.is_some() {
+                assert_eq!(a, b, "{level}: sysfs {sysfs:?}, CPUID {cpuid:?}");
+            }
+        }
     }
 }
