@@ -135,6 +135,54 @@ pub fn fill_v7(ids: &mut [Uuid7]) {
     formats::v7::fill_now(ids)
 }
 
+/// A ULID minted now: strictly after every other `ulid()` in this process,
+/// on any thread, without a lock ([`Ulid`](crate::Ulid) says how; a forked
+/// child starts its own sequence). Feature `ulid`.
+///
+/// ```
+/// let a = kuuid::ulid();
+/// let b = kuuid::ulid();
+/// assert!(a < b);
+/// assert_eq!(a.to_string().len(), 26);
+/// ```
+#[cfg(feature = "ulid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ulid")))]
+#[inline]
+pub fn ulid() -> crate::Ulid {
+    formats::ulid::now()
+}
+
+/// A ULID at time `t` (RFC 3339 text, integer ms, `SystemTime`, ...): 80
+/// random bits after it, no order within the millisecond (the spec's
+/// `ulid(time)`); fails before 1970 and past 2^48 - 1 ms. Feature `ulid`.
+///
+/// ```
+/// let id = kuuid::ulid_at("2016-07-30T23:54:10.259Z")?;
+/// assert_eq!(&id.to_string()[..10], "01ARZ3NDEK");
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+#[cfg(feature = "ulid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ulid")))]
+pub fn ulid_at(t: impl IntoTimestamp) -> Result<crate::Ulid, TimeError> {
+    formats::ulid::at(t.into_timestamp()?)
+}
+
+/// Fills a caller's slice with ULIDs minted now: strictly increasing along
+/// the slice and after every ULID minted before in the process (one atomic
+/// claim per 256 ids). Feature `ulid`.
+///
+/// ```
+/// let mut ids = [kuuid::Ulid::MIN; 1000];
+/// kuuid::fill_ulid(&mut ids);
+/// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+/// assert!(ids[999] < kuuid::ulid());
+/// ```
+#[cfg(feature = "ulid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ulid")))]
+pub fn fill_ulid(ids: &mut [crate::Ulid]) {
+    formats::ulid::fill_now(ids)
+}
+
 /// A 32-character millisecond kuuid (npm `idms()`'s layout, read by npm's
 /// `prefixms`) strictly after every other `idms_monotonic()` in this
 /// process, on any thread, without a lock: the "newest first" query of a
@@ -304,7 +352,7 @@ pub fn try_rand(groups: usize) -> Result<RandomPart, Error> {
 /// before its next id and drops pre-drawn randomness; per-thread blocks
 /// (ObjectId's; kuuid-sequence's `Sequence`, which watches
 /// [`process::token`](crate::process::token)) are dropped; the ObjectId process value and CouchDB `sequential`'s prefix
-/// are drawn afresh from the OS. The v7 and
+/// are drawn afresh from the OS. The v7, ULID and
 /// `utc_*` order words keep their place: the random parts after them
 /// differ between copies.
 ///

@@ -239,7 +239,7 @@ pub mod __loom {
     };
     pub use crate::formats::kuuid_ordered::parts as kuuid_ordered_parts;
     pub use crate::formats::objectid::{claim as object_id_claim, reseed_word as object_id_reseed};
-    pub use crate::formats::v7::claim as v7_claim;
+    pub use crate::formats::sequence::claim as v7_claim;
     pub use crate::rng::fork::{TokenWord, replace_token, token_of};
     pub use crate::word::Word64;
     #[cfg(feature = "couch")]
@@ -257,9 +257,15 @@ pub use self::kuuid::lines::{ParseLines, ParsedLine, parse_lines};
 pub use self::kuuid::range::{KeyRange, PrefixedKeyRange};
 pub use error::Error;
 pub use formats::objectid::ObjectId;
+#[cfg(feature = "ulid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ulid")))]
+pub use formats::ulid::{Ulid, UlidGenerator};
 pub use formats::v7::{Braced, Simple, Urn, Uuid7, V7Generator, V7GeneratorAt};
 pub use generator::Generator;
 pub use options::Options;
+#[cfg(feature = "ulid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ulid")))]
+pub use parse::UlidParseError;
 pub use parse::{ManyError, ObjectIdParseError, ParseError, UuidParseError};
 pub use rng::RngKind;
 pub use time::{IntoTimestamp, Precision, TimeError, TimeField, Timestamp};

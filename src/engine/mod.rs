@@ -61,6 +61,9 @@ pub(crate) mod aarch64;
 // CouchDB ids in base 36 (`couch::Format::Base36`).
 #[cfg(feature = "couch")]
 pub(crate) mod base36;
+// Crockford's base32 (ULID, TypeID).
+#[cfg(feature = "ulid")]
+pub(crate) mod base32;
 mod bytes;
 mod decode;
 pub(crate) mod divide;

@@ -30,6 +30,9 @@ mod sqlx_sqlite;
 #[cfg(feature = "uuid")]
 mod uuid;
 
+#[cfg(feature = "ulid-crate")]
+mod ulid;
+
 #[cfg(any(
     feature = "postgres-types",
     feature = "sqlx-postgres",

@@ -7,6 +7,7 @@
 //! | kuuids ([`Id`] of every length, [`AnyKuuid`]) | `text`, `varchar`, `char(n)`, `name` | text |
 //! | [`Uuid7`], [`Simple`] | `uuid`, or text (36 or 32 characters) | `uuid`: 16 bytes, and Postgres orders it by its bytes, so time order holds |
 //! | [`ObjectId`] | `bytea` (12 bytes), or text (24 hex) | `bytea` |
+//! | [`Ulid`](crate::Ulid) (feature `ulid`) | `uuid` (its 16 bytes, any version bits), or text (26 characters) | `uuid`: byte order is time order |
 //!
 //! A kuuid `text` key sorts in time order only under a byte-order
 //! collation: declare it `COLLATE "C"` (docs/databases.md
@@ -164,5 +165,40 @@ impl<'a> FromSql<'a> for ObjectId {
 
     fn accepts(ty: &Type) -> bool {
         *ty == Type::BYTEA || <&str as FromSql>::accepts(ty)
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl ToSql for crate::formats::ulid::Ulid {
+    fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
+        if *ty == Type::UUID {
+            out.extend_from_slice(self.as_bytes());
+            Ok(IsNull::No)
+        } else {
+            let mut buf = [0; 26];
+            (&*self.encode(&mut buf)).to_sql(ty, out)
+        }
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        accepts_uuid(ty)
+    }
+
+    to_sql_checked!();
+}
+
+#[cfg(feature = "ulid")]
+impl<'a> FromSql<'a> for crate::formats::ulid::Ulid {
+    fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<Self, BoxError> {
+        use crate::formats::ulid::Ulid;
+        if *ty == Type::UUID {
+            Ok(Ulid::from_bytes(sized::<16>("a uuid", raw)?))
+        } else {
+            Ok(<&str as FromSql>::from_sql(ty, raw)?.parse()?)
+        }
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        accepts_uuid(ty)
     }
 }

@@ -7,6 +7,7 @@
 //! | [`Uuid7`] | BLOB, 16 bytes | BLOB 16, TEXT 36 or 32 |
 //! | [`Simple`] | TEXT, 32 hex | BLOB 16, TEXT 36 or 32 |
 //! | [`ObjectId`] | BLOB, 12 bytes | BLOB 12, TEXT 24 |
+//! | [`Ulid`](crate::Ulid) (feature `ulid`) | BLOB, 16 bytes | BLOB 16, TEXT 26 (either case) |
 //!
 //! SQLite's default collation, `BINARY`, compares TEXT and BLOB with
 //! `memcmp`, so every one of these sorts in time order in an index and in
@@ -110,6 +111,22 @@ impl FromSql for ObjectId {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
         blob_or_text(value, |b| {
             Ok::<_, std::convert::Infallible>(ObjectId::from_bytes(b))
+        })
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl ToSql for crate::formats::ulid::Ulid {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Borrowed(ValueRef::Blob(self.as_bytes())))
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl FromSql for crate::formats::ulid::Ulid {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        blob_or_text(value, |b| {
+            Ok::<_, std::convert::Infallible>(crate::formats::ulid::Ulid::from_bytes(b))
         })
     }
 }

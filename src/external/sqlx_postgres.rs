@@ -6,6 +6,7 @@
 //! | kuuids ([`Id`] of every length, [`AnyKuuid`]) | `text`, `varchar`, `char(n)`, `name` | `text` |
 //! | [`Uuid7`], [`Simple`] | `uuid` | `uuid`: 16 bytes, ordered by its bytes, so time order holds |
 //! | [`ObjectId`] | `bytea` (12 bytes), or text (24 hex) | `bytea` |
+//! | [`Ulid`](crate::Ulid) (feature `ulid`) | `uuid` (its 16 bytes) | `uuid`: byte order is time order |
 //!
 //! Each type also has its array type, for `= ANY($1)`. The conversions
 //! lean on sqlx's own `&str` and `Vec<u8>` ones, so the text and binary
@@ -185,6 +186,55 @@ impl Decode<'_, Postgres> for ObjectId {
             Ok(ObjectId::from_bytes(sized::<12>("an ObjectId", &bytes)?))
         } else {
             Ok(text(value)?.parse()?)
+        }
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl Type<Postgres> for crate::formats::ulid::Ulid {
+    fn type_info() -> PgTypeInfo {
+        UUID
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl PgHasArrayType for crate::formats::ulid::Ulid {
+    fn array_type_info() -> PgTypeInfo {
+        UUID_ARRAY
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl Encode<'_, Postgres> for crate::formats::ulid::Ulid {
+    fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxError> {
+        buf.extend_from_slice(self.as_bytes());
+        Ok(IsNull::No)
+    }
+
+    fn size_hint(&self) -> usize {
+        16
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl Decode<'_, Postgres> for crate::formats::ulid::Ulid {
+    fn decode(value: PgValueRef<'_>) -> Result<Self, BoxError> {
+        use crate::formats::ulid::Ulid;
+        match value.format() {
+            PgValueFormat::Binary => {
+                Ok(Ulid::from_bytes(sized::<16>("a uuid", value.as_bytes()?)?))
+            }
+            // PostgreSQL's text of a uuid: 36 hex characters of the bytes.
+            PgValueFormat::Text => {
+                let text = text(value)?.as_bytes();
+                if text.len() != 36 {
+                    return Err(format!("a uuid's text is 36 bytes, not {}", text.len()).into());
+                }
+                let mut bytes = [0u8; 16];
+                crate::engine::hex::decode(text, &[8, 13, 18, 23], &mut bytes)
+                    .map_err(|(index, byte)| crate::UuidParseError::InvalidByte { index, byte })?;
+                Ok(Ulid::from_bytes(bytes))
+            }
         }
     }
 }

@@ -8,6 +8,7 @@
 //! | [`Uuid7`] | BLOB, 16 bytes | BLOB 16, TEXT 36 or 32 |
 //! | [`Simple`] | TEXT, 32 hex | BLOB 16, TEXT 36 or 32 |
 //! | [`ObjectId`] | BLOB, 12 bytes | BLOB 12, TEXT 24 |
+//! | [`Ulid`](crate::Ulid) (feature `ulid`) | BLOB, 16 bytes | BLOB 16, TEXT 26 |
 //!
 //! SQLite's default `BINARY` collation compares TEXT and BLOB with
 //! `memcmp`, so all of these sort in time order. A value that is not an id
@@ -160,6 +161,33 @@ impl Decode<'_, Sqlite> for ObjectId {
     fn decode(value: SqliteValueRef<'_>) -> Result<Self, BoxError> {
         decode_blob_or_text("an ObjectId", value, |b| {
             Ok::<_, std::convert::Infallible>(ObjectId::from_bytes(b))
+        })
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl Type<Sqlite> for crate::formats::ulid::Ulid {
+    fn type_info() -> SqliteTypeInfo {
+        blob_type()
+    }
+
+    fn compatible(ty: &SqliteTypeInfo) -> bool {
+        blob_or_text(ty)
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl Encode<'_, Sqlite> for crate::formats::ulid::Ulid {
+    fn encode_by_ref(&self, buf: &mut SqliteArgumentsBuffer) -> Result<IsNull, BoxError> {
+        encode_blob(self.as_bytes(), buf)
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl Decode<'_, Sqlite> for crate::formats::ulid::Ulid {
+    fn decode(value: SqliteValueRef<'_>) -> Result<Self, BoxError> {
+        decode_blob_or_text("a ULID", value, |b| {
+            Ok::<_, std::convert::Infallible>(crate::formats::ulid::Ulid::from_bytes(b))
         })
     }
 }

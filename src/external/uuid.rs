@@ -24,3 +24,25 @@ impl TryFrom<uuid::Uuid> for Uuid7 {
         Uuid7::from_bytes(*u.as_bytes())
     }
 }
+
+/// Every UUID's 16 bytes are a ULID, and every ULID's a UUID (of the
+/// version its bits happen to say): the same bytes both ways.
+#[cfg(feature = "ulid")]
+impl From<crate::formats::ulid::Ulid> for uuid::Uuid {
+    /// ```
+    /// let id = kuuid::ulid();
+    /// let u = uuid::Uuid::from(id);
+    /// assert_eq!(u.as_bytes(), id.as_bytes());
+    /// assert_eq!(kuuid::Ulid::from(u), id);
+    /// ```
+    fn from(id: crate::formats::ulid::Ulid) -> Self {
+        uuid::Uuid::from_bytes(*id.as_bytes())
+    }
+}
+
+#[cfg(feature = "ulid")]
+impl From<uuid::Uuid> for crate::formats::ulid::Ulid {
+    fn from(u: uuid::Uuid) -> Self {
+        crate::formats::ulid::Ulid::from_bytes(*u.as_bytes())
+    }
+}

@@ -2,7 +2,7 @@
 //! kuuids (npm `idms()`'s layout) in one strict order across every thread
 //! of the process, without a lock.
 //!
-//! The order is UUIDv7's (`formats::v7::claim`, modelled under loom in
+//! The order is UUIDv7's (`formats::sequence::claim`, modelled under loom in
 //! `loom-tests/tests/kuuid_ordered.rs`) on a word of its own in the
 //! wipe-on-fork page: `ms << 22 | counter`, one `fetch_add` an id (one per
 //! 256 in a fill), a new millisecond's counter starting at a random value
@@ -18,7 +18,7 @@
 
 use std::sync::atomic::AtomicU64;
 
-use super::v7::{COUNTER_BITS, claim_now_on};
+use super::sequence::{COUNTER_BITS, claim_now_on};
 use crate::kuuid::id::Kuuid;
 
 /// Bits of the first group under the counter.

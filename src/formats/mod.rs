@@ -5,5 +5,8 @@
 pub mod couch;
 pub(crate) mod kuuid_ordered;
 pub(crate) mod objectid;
+pub(crate) mod sequence;
+#[cfg(feature = "ulid")]
+pub(crate) mod ulid;
 pub(crate) mod uuid_layout;
 pub(crate) mod v7;

@@ -6,8 +6,12 @@ use crate::engine::scalar::{self, DecodeFault};
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
 
 mod hex;
+#[cfg(feature = "ulid")]
+mod ulid;
 
 pub use hex::{ObjectIdParseError, UuidParseError};
+#[cfg(feature = "ulid")]
+pub use ulid::UlidParseError;
 
 /// Why text is not a valid kuuid.
 ///

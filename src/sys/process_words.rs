@@ -25,6 +25,9 @@ pub(crate) struct ProcessWords {
     pub(crate) v7: CachePadded<AtomicU64>,
     /// The same for `idms_monotonic()` (`formats::kuuid_ordered`).
     pub(crate) kuuid_ms: CachePadded<AtomicU64>,
+    /// The same for `ulid()` (`formats::ulid`).
+    #[cfg(feature = "ulid")]
+    pub(crate) ulid: CachePadded<AtomicU64>,
     /// The ObjectId state: the 5-byte process value and the 3-byte counter
     /// of the last ObjectId (`formats::objectid`); 0 until the first one,
     /// and in a child, which then draws its own value.
@@ -49,6 +52,8 @@ impl ProcessWords {
             ticked_secs: AtomicU64::new(0),
             v7: CachePadded::new(AtomicU64::new(0)),
             kuuid_ms: CachePadded::new(AtomicU64::new(0)),
+            #[cfg(feature = "ulid")]
+            ulid: CachePadded::new(AtomicU64::new(0)),
             object_id: CachePadded::new(AtomicU64::new(0)),
             #[cfg(feature = "couch")]
             couch_sequential: CachePadded::new(crate::word::SequentialWord::new()),
@@ -63,6 +68,8 @@ impl ProcessWords {
         self.ticked_secs.store(0, Ordering::Relaxed);
         self.v7.store(0, Ordering::Relaxed);
         self.kuuid_ms.store(0, Ordering::Relaxed);
+        #[cfg(feature = "ulid")]
+        self.ulid.store(0, Ordering::Relaxed);
         self.object_id.store(0, Ordering::Relaxed);
         #[cfg(feature = "couch")]
         self.couch_sequential.clear();
@@ -263,12 +270,13 @@ mod tests {
     }
 
     /// The plain 64-bit words of `w` (the 128-bit one aside).
-    fn words(w: &ProcessWords) -> [&AtomicU64; 6] {
+    fn words(w: &ProcessWords) -> [&AtomicU64; 7] {
         [
             &w.token,
             &w.ticked_secs,
             &w.v7,
             &w.kuuid_ms,
+            &w.ulid,
             &w.object_id,
             &w.couch_utc,
         ]

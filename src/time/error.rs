@@ -90,6 +90,8 @@ pub enum TimeField {
     Uuid7,
     /// An ObjectId's 32-bit (unsigned) seconds: through 2106-02-07T06:28:15Z.
     ObjectId,
+    /// A ULID's 48-bit milliseconds: 2^48 - 1 ms, in the year 10889.
+    Ulid,
     /// CouchDB `utc_random` and `utc_id`: 14 hex digits of microseconds,
     /// 2^56 - 1 µs, in the year 4253.
     CouchUtc,
@@ -117,7 +119,7 @@ impl TimeField {
         match self {
             TimeField::KuuidSeconds => (limit - 1) * 1000 + 999,
             TimeField::KuuidMillis => limit - 1,
-            TimeField::Uuid7 => (1 << 48) - 1,
+            TimeField::Uuid7 | TimeField::Ulid => (1 << 48) - 1,
             TimeField::ObjectId => u32::MAX as u64 * 1000 + 999,
             TimeField::CouchUtc => ((1 << 56) - 1) / 1000,
         }
@@ -138,6 +140,10 @@ impl TimeField {
             TimeField::Uuid7 => (
                 &"281474976710655 ms (2^48 - 1, in year 10889)",
                 "millisecond a UUIDv7's 48-bit timestamp holds",
+            ),
+            TimeField::Ulid => (
+                &"281474976710655 ms (2^48 - 1, in year 10889)",
+                "millisecond a ULID's 48-bit timestamp holds",
             ),
             TimeField::ObjectId => (
                 &Timestamp::from_millis(u64::from(u32::MAX) * 1000),

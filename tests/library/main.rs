@@ -30,4 +30,6 @@ mod sqlite;
 mod sqlx;
 mod structure;
 mod time_errors;
+mod ulid;
+mod ulid_stores;
 mod v7;

@@ -9,8 +9,6 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use kuuid::couch::{Algorithm, Uuids};
 use kuuid::{Generator, ObjectId, Uuid7, V7Generator};
@@ -18,7 +16,9 @@ use kuuid::{Generator, ObjectId, Uuid7, V7Generator};
 // Beside this file (a `#[path]` module: nested files resolve from here).
 #[path = "matrix_copy.rs"]
 mod copy;
-pub use copy::{Copy, in_a_copy, start_copy, wait_copy};
+// scratch_dir: for kuuid-sequence's tests, which share this file.
+#[allow(unused_imports)]
+pub use copy::{Copy, in_a_copy, scratch_dir, start_copy, wait_copy};
 
 /// Ids per mint step in a cell (a step is one thread's run or one bulk call).
 pub const N: usize = 1_500;
@@ -44,6 +44,10 @@ pub enum Source {
     /// `kuuid::idms_monotonic()` on the precise clock; bulk:
     /// `fill_idms_monotonic`.
     KuuidOrderedPrecise,
+    /// `kuuid::ulid()`; bulk: `kuuid::fill_ulid`.
+    Ulid,
+    /// A `UlidGenerator` per thread.
+    UlidGenerator,
     /// `kuuid::object_id()`; bulk: `kuuid::fill_object_id`.
     ObjectId,
     /// CouchDB's `/_uuids` algorithms (`utc_id` with one suffix per process:
@@ -74,6 +78,8 @@ pub fn id_sources() -> Vec<Source> {
         Source::V7Generator,
         Source::V7Precise,
         Source::KuuidOrderedPrecise,
+        Source::Ulid,
+        Source::UlidGenerator,
         Source::ObjectId,
         Source::Couch(Algorithm::Random),
         Source::Couch(Algorithm::Sequential),
@@ -120,6 +126,8 @@ impl Source {
                 | Source::V7
                 | Source::V7Generator
                 | Source::V7Precise
+                | Source::Ulid
+                | Source::UlidGenerator
                 | Source::Couch(Algorithm::UtcRandom)
                 | Source::Couch(Algorithm::UtcId)
         )
@@ -136,6 +144,8 @@ impl Source {
             Source::KuuidOrdered | Source::KuuidOrderedPrecise => id[14..].to_vec(),
             // The low 48 of the 52 random bits.
             Source::V7 | Source::V7Generator | Source::V7Precise => id[10..].to_vec(),
+            // The low 56 of the 58 random bits under the counter.
+            Source::Ulid | Source::UlidGenerator => id[9..].to_vec(),
             // The process value and the counter.
             Source::ObjectId => id[4..].to_vec(),
             // The 18 random hex digits after the microseconds.
@@ -153,47 +163,8 @@ thread_local! {
     static MONO: std::cell::RefCell<Generator> =
         std::cell::RefCell::new(Generator::secure().monotonic());
     static V7G: std::cell::RefCell<V7Generator> = std::cell::RefCell::new(V7Generator::new());
-}
-
-/// Where each test process keeps its scratch directory.
-const SCRATCH_PREFIX: &str = "kuuid-matrix-";
-
-/// A directory for this test process. A test binary has no teardown, so
-/// each run leaves its own behind and removes those of processes that are
-/// gone (about 600 KiB each, one per run otherwise).
-pub fn scratch_dir() -> &'static Path {
-    static D: OnceLock<PathBuf> = OnceLock::new();
-    D.get_or_init(|| {
-        let tmp = std::env::temp_dir();
-        remove_stale_scratch(&tmp);
-        let d = tmp.join(format!("{SCRATCH_PREFIX}{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    })
-}
-
-/// Removes `kuuid-matrix-<pid>` directories in `tmp` whose process is gone.
-fn remove_stale_scratch(tmp: &Path) {
-    let Ok(entries) = std::fs::read_dir(tmp) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix(SCRATCH_PREFIX))
-            .and_then(|p| p.parse::<libc::pid_t>().ok())
-        else {
-            continue;
-        };
-        // SAFETY: signal 0 sends nothing; it only asks whether `pid` exists.
-        let gone = unsafe { libc::kill(pid, 0) } == -1
-            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-        if gone {
-            // Another run may be sweeping too: losing that race is fine.
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
+    static ULIDG: std::cell::RefCell<kuuid::UlidGenerator> =
+        std::cell::RefCell::new(kuuid::UlidGenerator::new());
 }
 
 fn couch(a: Algorithm) -> Uuids {
@@ -227,6 +198,11 @@ pub fn mint(src: Source) -> Result<Vec<u8>, String> {
         }
         Source::V7 | Source::V7Precise => kuuid::v7().as_bytes().to_vec(),
         Source::V7Generator => V7G.with(|g| g.borrow_mut().generate()).as_bytes().to_vec(),
+        Source::Ulid => kuuid::ulid().as_bytes().to_vec(),
+        Source::UlidGenerator => ULIDG
+            .with(|g| g.borrow_mut().generate())
+            .as_bytes()
+            .to_vec(),
         Source::ObjectId => kuuid::object_id().as_bytes().to_vec(),
         Source::Couch(a) => couch(a).generate().map_err(|e| e.to_string())?.into_bytes(),
         Source::OrderJittered => kuuid::order::key_between_jittered(Some("a0"), Some("a1"), 64)
@@ -269,6 +245,15 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
         Source::V7Generator => {
             let mut ids = vec![Uuid7::MIN; n];
             V7G.with(|g| g.borrow_mut().fill(&mut ids));
+            ids.iter().map(|i| i.as_bytes().to_vec()).collect()
+        }
+        Source::Ulid | Source::UlidGenerator => {
+            let mut ids = vec![kuuid::Ulid::MIN; n];
+            if src == Source::Ulid {
+                kuuid::fill_ulid(&mut ids);
+            } else {
+                ULIDG.with(|g| g.borrow_mut().fill(&mut ids));
+            }
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }
         Source::ObjectId => {

@@ -3,8 +3,9 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use super::{Minted, scratch_dir};
+use super::Minted;
 
 /// How a copy of the process is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,4 +95,45 @@ fn read_minted(path: &Path) -> Minted {
         }
     }
     m
+}
+
+/// Where each test process keeps its scratch directory.
+const SCRATCH_PREFIX: &str = "kuuid-matrix-";
+
+/// A directory for this test process. A test binary has no teardown, so
+/// each run leaves its own behind and removes those of processes that are
+/// gone (about 600 KiB each, one per run otherwise).
+pub fn scratch_dir() -> &'static Path {
+    static D: OnceLock<PathBuf> = OnceLock::new();
+    D.get_or_init(|| {
+        let tmp = std::env::temp_dir();
+        remove_stale_scratch(&tmp);
+        let d = tmp.join(format!("{SCRATCH_PREFIX}{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    })
+}
+
+/// Removes `kuuid-matrix-<pid>` directories in `tmp` whose process is gone.
+fn remove_stale_scratch(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(SCRATCH_PREFIX))
+            .and_then(|p| p.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: signal 0 sends nothing; it only asks whether `pid` exists.
+        let gone = unsafe { libc::kill(pid, 0) } == -1
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone {
+            // Another run may be sweeping too: losing that race is fine.
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }

@@ -1,13 +1,9 @@
 //! [`V7Generator`]: UUIDv7s for one owner, from blocks of the process's
 //! sequence.
 
-use super::COUNTER_BITS;
+use super::super::sequence::Block;
 use super::Uuid7;
 use super::state::{claim_now, fill_now, from_sequence};
-use crate::rng::fork::Tagged;
-
-/// Sequence values a [`V7Generator`] claims at once.
-const BLOCK: u64 = 256;
 
 /// UUIDv7s for one owner (a thread, a task), for hot paths on several
 /// threads at once: it claims counter values from the process's sequence in
@@ -53,9 +49,8 @@ const BLOCK: u64 = 256;
 /// ```
 #[derive(Debug, Default)]
 pub struct V7Generator {
-    /// The next sequence value of the block and one past its last, under
-    /// the process token the block was claimed under.
-    block: Tagged<(u128, u128)>,
+    /// The block of the process's sequence this generator mints from.
+    block: Block,
 }
 
 impl V7Generator {
@@ -78,27 +73,8 @@ impl V7Generator {
     /// ```
     #[inline]
     pub fn generate(&mut self) -> Uuid7 {
-        let now = crate::sys::coarse_millis();
-        let token = crate::rng::fork::token();
-        let v = match self.block.get_mut(token) {
-            // A block of this process, not used up, whose millisecond the
-            // clock has not passed.
-            Some((next, end)) if *next != *end && *next >> COUNTER_BITS >= u128::from(now) => {
-                let v = *next;
-                *next += 1;
-                v
-            }
-            _ => self.claim(token),
-        };
+        let v = self.block.next(claim_now);
         from_sequence(v, crate::local::random_u64())
-    }
-
-    /// Claims a new block and takes its first value.
-    #[cold]
-    fn claim(&mut self, token: u64) -> u128 {
-        let first = claim_now(BLOCK);
-        self.block = Tagged::new(token, (first + 1, first + u128::from(BLOCK)));
-        first
     }
 
     /// Fills `ids` with UUIDv7s minted now, strictly increasing along the
@@ -115,7 +91,6 @@ impl V7Generator {
     /// ```
     pub fn fill(&mut self, ids: &mut [Uuid7]) {
         fill_now(ids);
-        // The rest of the block sorts before what the fill claimed.
-        self.block = Tagged::default();
+        self.block.clear();
     }
 }

@@ -18,21 +18,14 @@ use crate::time::{IntoTimestamp, TimeError, TimeField, Timestamp};
 pub use forms::{Braced, Urn};
 pub use generator::V7Generator;
 pub use pinned::V7GeneratorAt;
-#[cfg(loom)]
-pub use state::claim;
-pub(crate) use state::{claim_now_on, fill_now, now};
+pub(crate) use state::{fill_now, now};
 
-/// Bits of the counter: 12 in `rand_a` and 10 at the top of `rand_b`.
-pub(crate) const COUNTER_BITS: u32 = 22;
+// The counter: 12 bits in `rand_a` and 10 at the top of `rand_b`.
+use super::sequence::{COUNTER_BITS, START_LIMIT};
 /// Bits of `rand_b` below the counter, all random.
 const RANDOM_BITS: u32 = 52;
-/// A new millisecond's counter starts below this (so at least 2^21 ids fit).
-const START_LIMIT: u64 = 1 << (COUNTER_BITS - 1);
 /// Counter bits at the top of `rand_b` (the rest are in `rand_a`).
 const LOW_COUNTER_BITS: u32 = COUNTER_BITS - 12;
-/// The sequence word orders ids minted now before this millisecond: 2^42
-/// (2109-05-15) less 2^20 ms, so that no counter carry can reach bit 64.
-const SEQUENCE_MS_LIMIT: u64 = (1 << 42) - (1 << 20);
 
 /// A UUIDv7: 16 bytes, big-endian, version 7 and variant `10` checked.
 /// Byte order is time order.

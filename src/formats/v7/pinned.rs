@@ -1,8 +1,9 @@
 //! [`V7GeneratorAt`]: UUIDv7s carrying a given time, strictly increasing,
 //! and an error where the 48-bit millisecond runs out.
 
-use super::state::{fill_runs, from_sequence};
-use super::{COUNTER_BITS, MAX_UNIX_MILLIS, Uuid7, at};
+use super::super::sequence::{COUNTER_BITS, fill_runs};
+use super::state::from_sequence;
+use super::{MAX_UNIX_MILLIS, Uuid7, at};
 use crate::time::{IntoTimestamp, TimeError, TimeField};
 
 /// One past the last sequence value (`ms << 22 | counter`) a UUIDv7 holds:
@@ -92,10 +93,11 @@ impl V7GeneratorAt {
     pub fn fill(&mut self, ids: &mut [Uuid7]) -> Result<(), TimeError> {
         let mut next = self.next;
         self.take(ids.len() as u128)?;
-        fill_runs(ids, |len| {
+        let first_of = |len| {
             next += u128::from(len);
             next - u128::from(len)
-        });
+        };
+        fill_runs(ids, first_of, Uuid7::build);
         Ok(())
     }
 

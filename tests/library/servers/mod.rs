@@ -9,5 +9,8 @@ mod couchdb;
 mod couchdb_order;
 mod node_npm;
 mod node_order;
-mod postgres;
-mod postgres_sqlx;
+#[cfg(feature = "ulid")]
+mod node_ulid;
+pub(crate) mod postgres;
+pub(crate) mod postgres_sqlx;
+mod postgres_ulid;

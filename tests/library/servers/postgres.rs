@@ -8,7 +8,7 @@
 use kuuid::{AnyKuuid, Kuuid, ObjectId, ShortKuuid, Simple, Uuid7};
 use postgres::{Client, NoTls};
 
-fn client() -> Option<Client> {
+pub(crate) fn client() -> Option<Client> {
     let url = crate::server::address("KUUID_PG_URL")?;
     Some(Client::connect(&url, NoTls).unwrap_or_else(|e| panic!("KUUID_PG_URL={url}: {e}")))
 }

@@ -13,7 +13,7 @@ use crate::sqlx::ordered_kuuids;
 
 /// A connection from `KUUID_PG_URL`, which is in libpq's `key=value` form
 /// (what `.ci/run` sets) or a `postgres://` URL.
-async fn postgres() -> Option<PgConnection> {
+pub(crate) async fn postgres() -> Option<PgConnection> {
     let url = crate::server::address("KUUID_PG_URL")?;
     let options = if url.contains("://") {
         url.parse().unwrap()

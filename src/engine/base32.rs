@@ -1,0 +1,210 @@
+//! Crockford's base32 of 128 bits (ULID, TypeID's suffix): 26 characters,
+//! the first holding the top 3 bits (`0`-`7`), each next one 5 bits. The
+//! alphabet leaves out `I`, `L`, `O` and `U` and is in ASCII order, so the
+//! text sorts as the number it spells. This is the scalar reference.
+
+/// Characters of a 128-bit value.
+pub(crate) const LEN: usize = 26;
+
+/// The alphabet in capitals (ULID's canonical text).
+pub(crate) const UPPER: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+/// The alphabet in small letters (TypeID's only text).
+pub(crate) const LOWER: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+
+/// Which letters a text is written with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Case {
+    Upper,
+    Lower,
+}
+
+/// Which letters a decoder accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Accept {
+    /// Either case, mixed too (ULID: the spec, npm `ulid` and the `ulid`
+    /// crate all read both).
+    AnyCase,
+    /// Small letters only (TypeID's spec: capitals are refused).
+    #[allow(dead_code)] // until TypeID reads text (issue 65)
+    Lower,
+}
+
+/// What is wrong with a 26-character text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// A byte outside the alphabet (Crockford's aliases `I`, `L`, `O` too):
+    /// its index and value.
+    Byte(usize, u8),
+    /// The first character is above `7`: the value needs 129 or 130 bits.
+    Overflow(u8),
+}
+
+/// The 26 characters of `v`.
+#[inline]
+pub(crate) fn encode(v: u128, case: Case) -> [u8; LEN] {
+    let alphabet = match case {
+        Case::Upper => UPPER,
+        Case::Lower => LOWER,
+    };
+    let mut out = [0u8; LEN];
+    for (i, c) in out.iter_mut().enumerate() {
+        *c = alphabet[(v >> (125 - 5 * i)) as usize & 31];
+    }
+    out
+}
+
+/// Not a digit of the alphabet.
+const NONE: u8 = 0xff;
+
+/// Each byte's digit value, `NONE` for bytes outside the alphabet; small
+/// letters count only where `lower` says.
+const fn table(upper: bool, lower: bool) -> [u8; 256] {
+    let mut t = [NONE; 256];
+    let mut d = 0;
+    while d < 32 {
+        if upper {
+            t[UPPER[d] as usize] = d as u8;
+        }
+        if lower {
+            t[LOWER[d] as usize] = d as u8;
+        }
+        d += 1;
+    }
+    t
+}
+
+static ANY_CASE: [u8; 256] = table(true, true);
+static LOWER_ONLY: [u8; 256] = table(false, true);
+
+/// The value `text` spells, or the first fault in it (an overflow before a
+/// bad byte later on).
+#[inline]
+pub(crate) fn decode(text: &[u8; LEN], accept: Accept) -> Result<u128, Fault> {
+    let t = match accept {
+        Accept::AnyCase => &ANY_CASE,
+        Accept::Lower => &LOWER_ONLY,
+    };
+    let mut v = 0u128;
+    // Digits are below 32, NONE is not: one OR finds any byte outside.
+    let mut seen = 0u8;
+    for &c in text {
+        let d = t[c as usize];
+        seen |= d;
+        v = v << 5 | u128::from(d & 31);
+    }
+    if seen > 31 {
+        // Rare: find which byte, for the message.
+        let i = text
+            .iter()
+            .position(|&c| t[c as usize] == NONE)
+            .unwrap_or(0);
+        if i > 0 && t[text[0] as usize] > 7 {
+            return Err(Fault::Overflow(text[0]));
+        }
+        return Err(Fault::Byte(i, text[i]));
+    }
+    if t[text[0] as usize] > 7 {
+        return Err(Fault::Overflow(text[0]));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The alphabet's order is ASCII order, and every digit reads back.
+    #[test]
+    fn the_alphabet_sorts_and_reads_back() {
+        assert!(UPPER.windows(2).all(|w| w[0] < w[1]));
+        assert!(LOWER.windows(2).all(|w| w[0] < w[1]));
+        for d in 0..32u8 {
+            assert_eq!(ANY_CASE[UPPER[d as usize] as usize], d);
+            assert_eq!(ANY_CASE[LOWER[d as usize] as usize], d);
+            assert_eq!(LOWER_ONLY[LOWER[d as usize] as usize], d);
+        }
+        let digits = (0..=255u8).filter(|&b| ANY_CASE[b as usize] != NONE);
+        assert_eq!(digits.count(), 54, "10 digits and 22 letters in two cases");
+        for alias in *b"ILOUilou" {
+            assert_eq!(ANY_CASE[alias as usize], NONE, "{}", alias as char);
+        }
+    }
+
+    /// Values at the edges of every 5-bit digit round-trip in both cases,
+    /// and text order is value order.
+    #[test]
+    fn values_round_trip_and_sort() {
+        let mut values = vec![0u128, 1, u128::MAX, u128::MAX - 1, 1 << 127];
+        values.extend((0..128).map(|b| 1u128 << b));
+        values.extend((0..128).map(|b| (1u128 << b) - 1));
+        let mut x = 0x9E37_79B9_7F4A_7C15_u128;
+        for _ in 0..1000 {
+            x = x
+                .wrapping_mul(0x2545_F491_4F6C_DD1D_0000_0001)
+                .wrapping_add(0xB5);
+            values.push(x);
+        }
+        for &v in &values {
+            let up = encode(v, Case::Upper);
+            let low = encode(v, Case::Lower);
+            assert_eq!(low, up.map(|c| c.to_ascii_lowercase()));
+            assert_eq!(decode(&up, Accept::AnyCase), Ok(v));
+            assert_eq!(decode(&low, Accept::AnyCase), Ok(v));
+            assert_eq!(decode(&low, Accept::Lower), Ok(v));
+            // The first character holds 3 bits.
+            assert!(up[0] <= b'7');
+        }
+        let mut sorted = values.clone();
+        sorted.sort();
+        let texts: Vec<_> = sorted.iter().map(|&v| encode(v, Case::Upper)).collect();
+        assert!(texts.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    /// Every byte at every position: the alphabet reads, anything else is a
+    /// fault at that index; a first character above `7` is an overflow.
+    #[test]
+    fn every_byte_at_every_position() {
+        let v = 0x0123_4567_89AB_CDEF_0123_4567_89AB_CDEF;
+        let (upper, lower) = (encode(v, Case::Upper), encode(v, Case::Lower));
+        for i in 0..LEN {
+            for b in 0..=255u8 {
+                let (mut t, mut l) = (upper, lower);
+                t[i] = b;
+                l[i] = b;
+                let any = decode(&t, Accept::AnyCase);
+                let low = decode(&l, Accept::Lower);
+                match ANY_CASE[b as usize] {
+                    NONE => {
+                        assert_eq!(any, Err(Fault::Byte(i, b)));
+                        assert_eq!(low, Err(Fault::Byte(i, b)));
+                    }
+                    d if i == 0 && d > 7 => {
+                        assert_eq!(any, Err(Fault::Overflow(b)));
+                    }
+                    d => {
+                        let got = any.unwrap();
+                        assert_eq!((got >> (125 - 5 * i)) as u8 & 31, d);
+                        if b.is_ascii_uppercase() {
+                            assert_eq!(low, Err(Fault::Byte(i, b)));
+                        } else {
+                            assert_eq!(low, Ok(got));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The spec's largest ULID, and one past it.
+    #[test]
+    fn the_largest_value_is_7zzz() {
+        assert_eq!(
+            &encode(u128::MAX, Case::Upper),
+            b"7ZZZZZZZZZZZZZZZZZZZZZZZZZ"
+        );
+        assert_eq!(
+            decode(b"80000000000000000000000000", Accept::AnyCase),
+            Err(Fault::Overflow(b'8'))
+        );
+    }
+}
