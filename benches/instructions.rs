@@ -134,6 +134,18 @@ fn idms_monotonic_1000() -> u8 {
     acc
 }
 
+// 1000 ULIDs as text from the process's ULID sequence (one `fetch_add`
+// an id, as `v7()`) and Crockford base32's scalar encoder.
+#[library_benchmark]
+fn ulid_1000() -> u8 {
+    let _warm = kuuid::ulid();
+    let mut acc = 0u8;
+    for _ in 0..1000 {
+        acc ^= black_box(kuuid::ulid()).text_bytes()[25];
+    }
+    acc
+}
+
 #[library_benchmark]
 fn v7_generator_1000() -> u8 {
     let mut g = kuuid::V7Generator::new();
@@ -198,7 +210,7 @@ fn key_between_into_501((pairs, mut buf): (Pairs, KeyBuf)) -> (Pairs, KeyBuf, us
 
 library_benchmark_group!(
     name = engine;
-    benchmarks = encode_4096, decode_4096, fill_4096, first, id_1000, object_id_1000, v7_1000, idms_monotonic_1000, v7_generator_1000, generator_1000,
+    benchmarks = encode_4096, decode_4096, fill_4096, first, id_1000, object_id_1000, v7_1000, idms_monotonic_1000, ulid_1000, v7_generator_1000, generator_1000,
         key_between_501, key_between_into_501
 );
 

@@ -183,6 +183,57 @@ pub fn fill_ulid(ids: &mut [crate::Ulid]) {
     formats::ulid::fill_now(ids)
 }
 
+/// A TypeID of `prefix` minted now: its UUIDv7 is [`v7()`]'s, so TypeIDs
+/// (of every prefix) are strictly increasing across the process, without a
+/// lock. Feature `typeid`.
+///
+/// ```
+/// let user = kuuid::TypeIdPrefix::new("user")?;
+/// let a = kuuid::typeid(user);
+/// assert!(a < kuuid::typeid(user));
+/// assert_eq!(a.to_string().len(), 4 + 1 + 26);
+/// # Ok::<(), kuuid::TypeIdParseError>(())
+/// ```
+#[cfg(feature = "typeid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "typeid")))]
+#[inline]
+pub fn typeid(prefix: crate::TypeIdPrefix) -> crate::TypeId {
+    formats::typeid::now(prefix)
+}
+
+/// A TypeID of `prefix` at time `t` ([`v7_at`]'s UUIDv7: not ordered
+/// within its millisecond). Feature `typeid`.
+///
+/// ```
+/// let id = kuuid::typeid_at(kuuid::TypeIdPrefix::new("user")?, 1_688_000_000_000u64)?;
+/// assert_eq!(id.timestamp().as_millis(), 1_688_000_000_000);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[cfg(feature = "typeid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "typeid")))]
+pub fn typeid_at(
+    prefix: crate::TypeIdPrefix,
+    t: impl IntoTimestamp,
+) -> Result<crate::TypeId, TimeError> {
+    formats::typeid::at(prefix, t)
+}
+
+/// Fills a caller's slice with TypeIDs of `prefix` minted now, in the
+/// process's UUIDv7 order ([`fill_v7`]). Feature `typeid`.
+///
+/// ```
+/// let p = kuuid::TypeIdPrefix::new("user")?;
+/// let mut ids = [kuuid::TypeId::new(p, kuuid::Uuid7::MIN); 500];
+/// kuuid::fill_typeid(p, &mut ids);
+/// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+/// # Ok::<(), kuuid::TypeIdParseError>(())
+/// ```
+#[cfg(feature = "typeid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "typeid")))]
+pub fn fill_typeid(prefix: crate::TypeIdPrefix, ids: &mut [crate::TypeId]) {
+    formats::typeid::fill_now(prefix, ids)
+}
+
 /// A 32-character millisecond kuuid (npm `idms()`'s layout, read by npm's
 /// `prefixms`) strictly after every other `idms_monotonic()` in this
 /// process, on any thread, without a lock: the "newest first" query of a

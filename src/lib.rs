@@ -257,12 +257,18 @@ pub use self::kuuid::lines::{ParseLines, ParsedLine, parse_lines};
 pub use self::kuuid::range::{KeyRange, PrefixedKeyRange};
 pub use error::Error;
 pub use formats::objectid::ObjectId;
+#[cfg(feature = "typeid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "typeid")))]
+pub use formats::typeid::{TypeId, TypeIdGenerator, TypeIdPrefix};
 #[cfg(feature = "ulid")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ulid")))]
 pub use formats::ulid::{Ulid, UlidGenerator};
 pub use formats::v7::{Braced, Simple, Urn, Uuid7, V7Generator, V7GeneratorAt};
 pub use generator::Generator;
 pub use options::Options;
+#[cfg(feature = "typeid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "typeid")))]
+pub use parse::TypeIdParseError;
 #[cfg(feature = "ulid")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ulid")))]
 pub use parse::UlidParseError;

@@ -5,7 +5,9 @@ use std::io::{self, Write};
 
 use clap::{Args, ValueEnum};
 use kuuid::couch::{Algorithm, Uuids};
-use kuuid::{Generator, ObjectId, RngKind, Timestamp, Uuid7, V7GeneratorAt};
+use kuuid::{
+    Generator, ObjectId, RngKind, Timestamp, TypeId, TypeIdPrefix, Ulid, Uuid7, V7GeneratorAt,
+};
 
 use crate::output::Sink;
 use crate::{Failure, LayoutArgs};
@@ -19,6 +21,10 @@ pub enum IdFormat {
     V7,
     /// UUIDv7 without dashes, 32 characters (npm kuuid 3.x `v7s`).
     V7s,
+    /// ULID, 26 characters of Crockford base32, ordered across the process.
+    Ulid,
+    /// TypeID: --prefix, `_`, a UUIDv7 in 26 small-letter base32 characters.
+    Typeid,
     /// MongoDB ObjectId, 24 hex characters.
     Objectid,
     /// CouchDB `random`: 32 hex.
@@ -104,6 +110,10 @@ pub struct MintArgs {
     /// The suffix of couch-utc-id ids (CouchDB's `utc_id_suffix`).
     #[arg(long, value_name = "S")]
     suffix: Option<String>,
+    /// The type prefix of typeid ids: a-z and _, starting and ending with
+    /// a letter, at most 63 (default: none, the suffix alone).
+    #[arg(long, value_name = "P")]
+    prefix: Option<String>,
     /// Print CouchDB's `/_uuids` body, `{"uuids":[...]}`, instead of lines.
     #[arg(long)]
     json: bool,
@@ -121,7 +131,8 @@ pub struct MintArgs {
     /// Ns (seconds), @N (seconds), Nms, or a bare N of milliseconds from
     /// 1973 on. v7/v7s: a run past the counter (4,194,304 ids a
     /// millisecond, fewer from its random start) goes on in the next
-    /// milliseconds: -n 1e7 ends 2 ms past TIME.
+    /// milliseconds: -n 1e7 ends 2 ms past TIME. ulid: 80 random bits
+    /// each, not ordered within the millisecond (the spec's ulid(time)).
     #[arg(long, value_name = "TIME", allow_negative_numbers = true, value_parser = crate::parse_time)]
     at: Option<Timestamp>,
     /// kuuid: use the fast xoshiro256++ engine: ids stay unique but become
@@ -202,6 +213,9 @@ fn check_flags(a: &MintArgs) -> Result<(), Failure> {
     if a.suffix.is_some() && f != IdFormat::CouchUtcId {
         return Err(misplaced("--suffix", "couch-utc-id"));
     }
+    if a.prefix.is_some() && f != IdFormat::Typeid {
+        return Err(misplaced("--prefix", "typeid"));
+    }
     // A line break (or another control character) would split an id over
     // two lines of the output.
     if let Some(at) = a.suffix.as_deref().and_then(|s| s.find(char::is_control)) {
@@ -229,6 +243,15 @@ enum Minter {
     ObjectId {
         at: Option<Timestamp>,
         ids: Vec<ObjectId>,
+    },
+    Ulid {
+        at: Option<Timestamp>,
+        ids: Vec<Ulid>,
+    },
+    TypeId {
+        prefix: TypeIdPrefix,
+        at: Option<Timestamp>,
+        ids: Vec<TypeId>,
     },
     Couch(Uuids),
 }
@@ -265,6 +288,27 @@ impl Minter {
                     // A bad time is refused here, before any output.
                     g: a.at.map(V7GeneratorAt::new).transpose()?,
                     ids: vec![Uuid7::MIN; CHUNK],
+                }
+            }
+            IdFormat::Ulid => {
+                if let Some(t) = a.at {
+                    kuuid::ulid_at(t)?;
+                }
+                Minter::Ulid {
+                    at: a.at,
+                    ids: vec![Ulid::MIN; CHUNK],
+                }
+            }
+            IdFormat::Typeid => {
+                let prefix = TypeIdPrefix::new(a.prefix.as_deref().unwrap_or(""))
+                    .map_err(|e| Failure::Usage(format!("--prefix: {e}")))?;
+                if let Some(t) = a.at {
+                    kuuid::typeid_at(prefix, t)?;
+                }
+                Minter::TypeId {
+                    prefix,
+                    at: a.at,
+                    ids: vec![TypeId::new(prefix, Uuid7::MIN); CHUNK],
                 }
             }
             IdFormat::Objectid => {
@@ -337,6 +381,35 @@ impl Minter {
                 sink.push_encoded(ids.len(), |lines: &mut [[u8; 25]]| {
                     ObjectId::encode_hex_many(ids, lines);
                 })?;
+            }
+            Minter::Ulid { at, ids } => {
+                let ids = &mut ids[..n];
+                match at {
+                    None => kuuid::fill_ulid(ids),
+                    Some(t) => {
+                        for id in ids.iter_mut() {
+                            *id = kuuid::ulid_at(*t)?;
+                        }
+                    }
+                }
+                sink.push_encoded(ids.len(), |lines: &mut [[u8; 27]]| {
+                    Ulid::encode_many(ids, lines);
+                })?;
+            }
+            Minter::TypeId { prefix, at, ids } => {
+                let ids = &mut ids[..n];
+                match at {
+                    None => kuuid::fill_typeid(*prefix, ids),
+                    Some(t) => {
+                        for id in ids.iter_mut() {
+                            *id = kuuid::typeid_at(*prefix, *t)?;
+                        }
+                    }
+                }
+                let mut buf = [0u8; TypeId::MAX_LEN];
+                for id in ids.iter() {
+                    sink.push(id.encode(&mut buf).as_bytes())?;
+                }
             }
             Minter::Couch(uuids) => {
                 let mut text = Vec::with_capacity(64);

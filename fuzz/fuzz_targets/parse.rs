@@ -44,4 +44,16 @@ fuzz_target!(|data: &[u8]| {
         .filter(|l| !l.trim_ascii().is_empty())
         .count();
     assert_eq!(lines, expect);
+    // ULIDs: read exactly when the text is 26 characters of Crockford's
+    // base32 (either case) starting 0-7, and written back as read.
+    let crockford =
+        |b: &u8| b.is_ascii_digit() || (b.is_ascii_alphabetic() && !b"ILOUilou".contains(b));
+    let valid = data.len() == 26 && data.iter().all(crockford) && data[0] <= b'7';
+    match kuuid::Ulid::parse_bytes(data) {
+        Ok(id) => {
+            assert!(valid);
+            assert_eq!(id.text_bytes()[..], data.to_ascii_uppercase()[..]);
+        }
+        Err(_) => assert!(!valid),
+    }
 });

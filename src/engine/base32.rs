@@ -7,6 +7,7 @@
 pub(crate) const LEN: usize = 26;
 
 /// The alphabet in capitals (ULID's canonical text).
+#[cfg_attr(not(feature = "ulid"), allow(dead_code))]
 pub(crate) const UPPER: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 /// The alphabet in small letters (TypeID's only text).
 pub(crate) const LOWER: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
@@ -14,6 +15,7 @@ pub(crate) const LOWER: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
 /// Which letters a text is written with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Case {
+    #[cfg_attr(not(feature = "ulid"), allow(dead_code))]
     Upper,
     Lower,
 }
@@ -23,9 +25,10 @@ pub(crate) enum Case {
 pub(crate) enum Accept {
     /// Either case, mixed too (ULID: the spec, npm `ulid` and the `ulid`
     /// crate all read both).
+    #[cfg_attr(not(feature = "ulid"), allow(dead_code))]
     AnyCase,
     /// Small letters only (TypeID's spec: capitals are refused).
-    #[allow(dead_code)] // until TypeID reads text (issue 65)
+    #[cfg_attr(not(feature = "typeid"), allow(dead_code))]
     Lower,
 }
 

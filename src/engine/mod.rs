@@ -62,7 +62,7 @@ pub(crate) mod aarch64;
 #[cfg(feature = "couch")]
 pub(crate) mod base36;
 // Crockford's base32 (ULID, TypeID).
-#[cfg(feature = "ulid")]
+#[cfg(any(feature = "ulid", feature = "typeid"))]
 pub(crate) mod base32;
 mod bytes;
 mod decode;

@@ -6,6 +6,8 @@ pub mod couch;
 pub(crate) mod kuuid_ordered;
 pub(crate) mod objectid;
 pub(crate) mod sequence;
+#[cfg(feature = "typeid")]
+pub(crate) mod typeid;
 #[cfg(feature = "ulid")]
 pub(crate) mod ulid;
 pub(crate) mod uuid_layout;

@@ -6,10 +6,14 @@ use crate::engine::scalar::{self, DecodeFault};
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
 
 mod hex;
+#[cfg(feature = "typeid")]
+mod typeid;
 #[cfg(feature = "ulid")]
 mod ulid;
 
 pub use hex::{ObjectIdParseError, UuidParseError};
+#[cfg(feature = "typeid")]
+pub use typeid::TypeIdParseError;
 #[cfg(feature = "ulid")]
 pub use ulid::UlidParseError;
 

@@ -30,6 +30,7 @@ mod sqlite;
 mod sqlx;
 mod structure;
 mod time_errors;
+mod typeid;
 mod ulid;
 mod ulid_stores;
 mod v7;

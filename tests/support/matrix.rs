@@ -48,6 +48,8 @@ pub enum Source {
     Ulid,
     /// A `UlidGenerator` per thread.
     UlidGenerator,
+    /// `kuuid::typeid(prefix)`; bulk: `kuuid::fill_typeid`.
+    TypeId,
     /// `kuuid::object_id()`; bulk: `kuuid::fill_object_id`.
     ObjectId,
     /// CouchDB's `/_uuids` algorithms (`utc_id` with one suffix per process:
@@ -80,6 +82,7 @@ pub fn id_sources() -> Vec<Source> {
         Source::KuuidOrderedPrecise,
         Source::Ulid,
         Source::UlidGenerator,
+        Source::TypeId,
         Source::ObjectId,
         Source::Couch(Algorithm::Random),
         Source::Couch(Algorithm::Sequential),
@@ -128,6 +131,7 @@ impl Source {
                 | Source::V7Precise
                 | Source::Ulid
                 | Source::UlidGenerator
+                | Source::TypeId
                 | Source::Couch(Algorithm::UtcRandom)
                 | Source::Couch(Algorithm::UtcId)
         )
@@ -146,6 +150,9 @@ impl Source {
             Source::V7 | Source::V7Generator | Source::V7Precise => id[10..].to_vec(),
             // The low 56 of the 58 random bits under the counter.
             Source::Ulid | Source::UlidGenerator => id[9..].to_vec(),
+            // The last 9 characters of the suffix: 45 of the UUIDv7's 52
+            // random bits.
+            Source::TypeId => id[id.len() - 9..].to_vec(),
             // The process value and the counter.
             Source::ObjectId => id[4..].to_vec(),
             // The 18 random hex digits after the microseconds.
@@ -173,6 +180,10 @@ fn couch(a: Algorithm) -> Uuids {
     } else {
         Uuids::new(a)
     }
+}
+
+fn typeid_prefix() -> kuuid::TypeIdPrefix {
+    kuuid::TypeIdPrefix::new("doc").expect("a valid prefix")
 }
 
 /// Puts the process on the clock `src` is minted with: the precise rows
@@ -203,6 +214,7 @@ pub fn mint(src: Source) -> Result<Vec<u8>, String> {
             .with(|g| g.borrow_mut().generate())
             .as_bytes()
             .to_vec(),
+        Source::TypeId => kuuid::typeid(typeid_prefix()).to_string().into_bytes(),
         Source::ObjectId => kuuid::object_id().as_bytes().to_vec(),
         Source::Couch(a) => couch(a).generate().map_err(|e| e.to_string())?.into_bytes(),
         Source::OrderJittered => kuuid::order::key_between_jittered(Some("a0"), Some("a1"), 64)
@@ -255,6 +267,12 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
                 ULIDG.with(|g| g.borrow_mut().fill(&mut ids));
             }
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
+        }
+        Source::TypeId => {
+            let p = typeid_prefix();
+            let mut ids = vec![kuuid::TypeId::new(p, Uuid7::MIN); n];
+            kuuid::fill_typeid(p, &mut ids);
+            ids.iter().map(|i| i.to_string().into_bytes()).collect()
         }
         Source::ObjectId => {
             let mut ids = vec![ObjectId::default(); n];

@@ -87,8 +87,14 @@ static NPM: Started = OnceLock::new();
 
 /// The npm packages the differential tests run, at the versions `.ci/run`
 /// pins: npm kuuid (the registry serves up to 1.0.3),
-/// fractional-indexing 4.0.0 and ulid 3.0.2.
-const NPM_PACKAGES: [&str; 3] = ["kuuid@1.0.3", "fractional-indexing@4.0.0", "ulid@3.0.2"];
+/// fractional-indexing 4.0.0, ulid 3.0.2, typeid-js 1.2.0 and ksuid 3.0.0.
+const NPM_PACKAGES: [&str; 5] = [
+    "kuuid@1.0.3",
+    "fractional-indexing@4.0.0",
+    "ulid@3.0.2",
+    "typeid-js@1.2.0",
+    "ksuid@3.0.0",
+];
 
 /// A folder whose `node_modules` holds [`NPM_PACKAGES`]: a cache under the
 /// target directory, installed with `npm` from `PATH` on first use (into
@@ -101,7 +107,12 @@ fn install_npm() -> Result<String, String> {
         d.join("node_modules/kuuid/index.js").is_file()
             && d.join("node_modules/fractional-indexing/src/index.js")
                 .is_file()
-            && d.join("node_modules/ulid/package.json").is_file()
+            && ["ulid", "typeid-js", "ksuid"].iter().all(|p| {
+                d.join("node_modules")
+                    .join(p)
+                    .join("package.json")
+                    .is_file()
+            })
     };
     if ready(&cache) {
         return Ok(cache.display().to_string());

@@ -7,15 +7,17 @@ use std::io::{self, BufWriter, Write};
 use clap::Args;
 use kuuid::couch::{Algorithm, Decoded, Format};
 use kuuid::order::OrderKeyRef;
-use kuuid::{AnyKuuid, Layout, ObjectId, Timestamp, Uuid7};
+use kuuid::{AnyKuuid, Layout, ObjectId, Timestamp, TypeId, Ulid, Uuid7};
 
 use crate::mint::IdFormat;
 use crate::{Failure, LayoutArgs};
 
 mod filter;
+mod hints;
 mod uuid;
 
 use filter::{MAX_LINE, filter};
+use hints::{kuuid_err, layout_hint};
 use uuid::AnyUuid;
 
 #[derive(Args)]
@@ -23,7 +25,7 @@ pub struct InspectArgs {
     #[command(flatten)]
     layout: LayoutArgs,
     /// The ids' format: kuuid (the only one --ms and --reverse apply to),
-    /// v7, v7s, objectid, couch-random, couch-sequential, couch-utc-random,
+    /// v7, v7s, ulid, typeid, objectid, couch-random, couch-sequential, couch-utc-random,
     /// couch-utc-id (14 hex digits of microseconds, then any suffix),
     /// uuid-v4 or couch-uuid-v7 (each UUID in its 36-character, 32-hex or
     /// 25-character base-36 text), order (an order key, as `kuuid
@@ -33,8 +35,10 @@ pub struct InspectArgs {
     /// characters with dashes are a UUID (version 4 is uuid-v4, 7 is v7;
     /// any other version or variant, nil and max are shown as uuid: kind,
     /// version, variant, and the time of v1 and v6), 24 hex
-    /// an ObjectId, 25 of 0-9a-z CouchDB's base_36, other lengths a kuuid;
-    /// 32 hex characters need this flag.
+    /// an ObjectId, 25 of 0-9a-z CouchDB's base_36, 26 digits and capitals
+    /// that read as one a ULID (a ULID in small letters needs this flag),
+    /// a prefix, `_` and 26 more a TypeID, other lengths a kuuid; 32 hex
+    /// characters need this flag.
     #[arg(long, value_name = "F", hide_possible_values = true)]
     format: Option<IdFormat>,
     /// One JSON object per line: {"id","format","timestamp_ms","time",...}
@@ -66,7 +70,9 @@ pub fn run(a: &InspectArgs) -> Result<(), Failure> {
                       out: &mut dyn Write| {
         let fields = match kuuid {
             // Bulk-parsed as a kuuid: only 32 hex characters are in doubt.
-            Some(Ok(id)) if a.format.is_some() || !is_hex32(text) => Ok(Fields::Kuuid(id)),
+            Some(Ok(id)) if a.format.is_some() || !(is_hex32(text) || is_ulid(text)) => {
+                Ok(Fields::Kuuid(id))
+            }
             Some(Err(e)) if a.format == Some(IdFormat::Kuuid) => Err(e.to_string()),
             _ if text.len() > MAX_LINE => Err(format!("longer than {MAX_LINE} bytes, skipped")),
             _ => read(text, a.format),
@@ -140,68 +146,18 @@ fn is_hex32(text: &[u8]) -> bool {
     text.len() == 32 && text.iter().all(u8::is_ascii_hexdigit)
 }
 
-/// Why `text` is not a kuuid, and what it may be instead: a UUID a few
-/// characters off (dashes), an ObjectId a few hex digits off, or this
-/// CLI's own `--format couch-utc-id` (14 hex digits of microseconds, then
-/// any suffix), which a kuuid of the same length may look like too, so the
-/// shape alone cannot choose.
-fn kuuid_err(text: &[u8], e: &kuuid::ParseError) -> String {
-    let hex = |t: &[u8]| t.iter().all(u8::is_ascii_hexdigit);
-    let dashes = text.iter().filter(|&&b| b == b'-').count();
-    let hint = if dashes >= 3 && text.len().abs_diff(36) <= 4 {
-        " (a UUID? it has 36 characters: 8-4-4-4-12 hex digits)"
-    } else if (20..=28).contains(&text.len()) && hex(text) {
-        " (an ObjectId? it has 24 hex digits; a CouchDB utc_id? use --format couch-utc-id)"
-    } else if text.len() >= 14 && hex(&text[..14]) {
-        " (a CouchDB utc_id? use --format couch-utc-id)"
-    } else {
-        ""
-    };
-    format!("{e}{hint}")
-}
-
-/// Where a kuuid read with `--ms` as `ms` and `--reverse` as `reverse`
-/// gives a time before 2000 or past year 9999, what to say: which way it
-/// is off, and the other layout that reads it closest to now (with that
-/// time, for the user to judge), if any reads it from 2000 to 9999.
-fn layout_hint(id: &AnyKuuid, ms: bool, reverse: bool) -> Option<String> {
-    const Y2000: u64 = 946_684_800_000;
-    let at = |ms, reverse| id.timestamp(Layout::from_flags(ms, reverse));
-    let plausible = |t: Timestamp| t.as_millis() >= Y2000 && t.to_rfc3339().is_some();
-    let t = at(ms, reverse);
-    // The all-zero prefix is the least kuuid, a sentinel (range bounds,
-    // test data), not a misread.
-    if plausible(t) || id.prefix().value() == 0 {
-        return None;
-    }
-    let when = if t.as_millis() < Y2000 {
-        "before 2000"
-    } else {
-        "past year 9999"
-    };
-    let now = Timestamp::now().as_millis();
-    let best = [(false, false), (true, false), (false, true), (true, true)]
-        .into_iter()
-        .filter(|&(m, r)| (m, r) != (ms, reverse) && plausible(at(m, r)))
-        .min_by_key(|&(m, r)| at(m, r).as_millis().abs_diff(now));
-    Some(match best {
-        None => format!("reads as a time {when}, and in no other layout as one from 2000 to 9999"),
-        Some((m, r)) => {
-            let flags = match (m, r) {
-                (false, false) => "without --ms and --reverse",
-                (true, false) => "with --ms",
-                (false, true) => "with --reverse",
-                (true, true) => "with --ms --reverse",
-            };
-            format!("reads as a time {when}; read {flags} it is {}", at(m, r))
-        }
-    })
+/// A ULID as ULIDs are written (digits and capitals): a kuuid of 26
+/// characters has small letters but for about 1 in 50,000.
+fn is_ulid(text: &[u8]) -> bool {
+    !text.iter().any(u8::is_ascii_lowercase) && Ulid::parse_bytes(text).is_ok()
 }
 
 /// What an id holds, by format.
 enum Fields<'a> {
     Kuuid(AnyKuuid),
     V7(Uuid7),
+    Ulid(Ulid),
+    TypeId(TypeId),
     ObjectId(ObjectId),
     /// Read with the legacy layout (`--format objectid-legacy`).
     ObjectIdLegacy(ObjectId),
@@ -237,6 +193,8 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
                     .to_owned());
             }
             24 => IdFormat::Objectid,
+            26 if is_ulid(text) => IdFormat::Ulid,
+            28.. if text.contains(&b'_') && TypeId::parse_bytes(text).is_ok() => IdFormat::Typeid,
             36 if AnyUuid::parse(text)
                 .is_some_and(|u| !(u.is_rfc() && matches!(u.version(), 4 | 7))) =>
             {
@@ -267,6 +225,8 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
             Fields::Kuuid(AnyKuuid::parse_bytes(text).map_err(|e| kuuid_err(text, &e))?)
         }
         IdFormat::V7 | IdFormat::V7s => Fields::V7(utf8()?.parse().map_err(|e| err(&e))?),
+        IdFormat::Ulid => Fields::Ulid(Ulid::parse_bytes(text).map_err(|e| err(&e))?),
+        IdFormat::Typeid => Fields::TypeId(TypeId::parse_bytes(text).map_err(|e| err(&e))?),
         IdFormat::Objectid => Fields::ObjectId(utf8()?.parse().map_err(|e| err(&e))?),
         IdFormat::ObjectidLegacy => Fields::ObjectIdLegacy(utf8()?.parse().map_err(|e| err(&e))?),
         IdFormat::Order => {
@@ -307,6 +267,8 @@ impl Fields<'_> {
             // The 32-character text is the simple form.
             Fields::V7(_) if text.len() == 32 => "v7s",
             Fields::V7(_) => "v7",
+            Fields::Ulid(_) => "ulid",
+            Fields::TypeId(_) => "typeid",
             Fields::ObjectId(_) => "objectid",
             Fields::ObjectIdLegacy(_) => "objectid-legacy",
             Fields::Order(_) => "order",
@@ -341,6 +303,21 @@ impl Fields<'_> {
                 vec![
                     ("rand_a", (id.counter() >> 10).to_string()),
                     ("kuuid_counter", id.counter().to_string()),
+                ],
+            ),
+            // The 80 bits after the time, as 20 hex digits.
+            Fields::Ulid(id) => (
+                "ulid",
+                Some(id.timestamp()),
+                vec![("random", quoted(&format!("{:020x}", id.random())))],
+            ),
+            // The UUID's time where it is a UUIDv7.
+            Fields::TypeId(id) => (
+                "typeid",
+                id.uuid7().ok().map(|u| u.timestamp()),
+                vec![
+                    ("prefix", quoted(id.prefix().as_str())),
+                    ("uuid", quoted(&dashed_hex(id.uuid_bytes()))),
                 ],
             ),
             Fields::ObjectId(id) => {
@@ -423,6 +400,19 @@ impl Fields<'_> {
             writeln!(out, "{line}")
         }
     }
+}
+
+/// 16 bytes as a UUID's 8-4-4-4-12 hex text.
+fn dashed_hex(b: &[u8; 16]) -> String {
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
 }
 
 /// `s` as a JSON string (quotes, backslashes, control characters escaped).

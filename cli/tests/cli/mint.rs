@@ -106,6 +106,30 @@ fn monotonic_output_is_strictly_ordered() {
     }
 }
 
+/// `--format ulid` prints ULIDs in strictly increasing order across the
+/// CLI's output chunks, and `inspect` tells them from 26-character kuuids.
+#[test]
+fn ulids_are_ordered_and_told_apart() {
+    let out = stdout(&kuuid(&["--format", "ulid", "-n", "20000"]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 20_000);
+    assert!(lines.windows(2).all(|w| w[0] < w[1]));
+    let short = stdout(&kuuid(&["--random", "3", "-n", "3"]));
+    let text = format!("{}{short}", &out[..27 * 3]);
+    let o = kuuid_stdin(&["inspect", "--json"], text.as_bytes());
+    let formats: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["format"].to_string())
+        .collect();
+    assert_eq!(
+        formats,
+        ["\"ulid\""; 3]
+            .into_iter()
+            .chain(["\"kuuid\""; 3])
+            .collect::<Vec<_>>()
+    );
+}
+
 /// A million short monotonic ids stay within a unit of the clock (before
 /// the fix: 7.7 days ahead in seconds, 11 minutes in milliseconds).
 #[test]
@@ -141,7 +165,7 @@ fn every_format_mints_and_reads_back() {
     let hex = |s: &str| s.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
     // (format, extra flags, length, alphabet check, inspect needs --format, has time)
     type Case<'a> = (&'a str, &'a [&'a str], usize, fn(&str) -> bool, bool, bool);
-    let cases: [Case; 12] = [
+    let cases: [Case; 14] = [
         (
             "kuuid",
             &[],
@@ -153,6 +177,22 @@ fn every_format_mints_and_reads_back() {
         ("v7", &[], 36, |s| s.as_bytes()[14] == b'7', false, true),
         ("v7s", &[], 32, |s| s.as_bytes()[12] == b'7', true, true),
         ("objectid", &[], 24, |_| true, false, true),
+        (
+            "ulid",
+            &[],
+            26,
+            |s| s.parse::<kuuid::Ulid>().is_ok_and(|u| u.to_string() == s),
+            false,
+            true,
+        ),
+        (
+            "typeid",
+            &["--prefix", "user"],
+            31,
+            |s| s.starts_with("user_") && s.parse::<kuuid::TypeId>().is_ok(),
+            false,
+            true,
+        ),
         ("couch-random", &[], 32, |_| true, true, false),
         ("couch-sequential", &[], 32, |_| true, true, false),
         ("couch-utc-random", &[], 32, |_| true, true, true),
@@ -214,7 +254,7 @@ fn every_format_mints_and_reads_back() {
         for l in &lines {
             assert_eq!(l.len(), len, "{format} {l}");
             assert!(check(l), "{format} {l}");
-            if len != 25 && format != "kuuid" && format != "couch-utc-id" {
+            if ![25, 26, 31].contains(&len) && format != "kuuid" && format != "couch-utc-id" {
                 assert!(hex(&l.replace('-', "")), "{format} {l}");
             }
         }
@@ -247,6 +287,8 @@ fn formats_at_a_given_time() {
         ("v7", &[][..]),
         ("v7s", &[]),
         ("objectid", &[]),
+        ("ulid", &[]),
+        ("typeid", &["--prefix", "a_b"]),
         ("couch-utc-random", &[]),
         ("couch-utc-id", &["--suffix=-n1"]),
         ("couch-uuid-v7", &["--couch-format", "rfc9562"]),
@@ -286,6 +328,7 @@ fn misplaced_format_flags_are_refused() {
     for (args, flag) in [
         (&["--format", "v7", "--monotonic"][..], "--monotonic"),
         (&["--format", "objectid", "--ms"], "--ms"),
+        (&["--format", "ulid", "--prefix", "user"], "--prefix"),
         (&["--format", "couch-random", "--random", "2"], "--random"),
         (
             &["--format", "v7", "--couch-format", "base_36"],
@@ -305,6 +348,15 @@ fn misplaced_format_flags_are_refused() {
     assert!(stdout(&o).is_empty());
     let o = kuuid(&["--format", "snowflake"]);
     assert_eq!(o.status.code(), Some(2));
+    // A prefix the TypeID spec refuses: where and why, before any output.
+    let o = kuuid(&["--format", "typeid", "--prefix", "user_"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--prefix: invalid byte '_' at index 4"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
     // A suffix with a line break would split each id over two lines.
     for suffix in ["a\nb", "\r", "x\ty"] {
         let o = kuuid(&["--format", "couch-utc-id", "--suffix", suffix, "-n", "2"]);

@@ -121,3 +121,15 @@ impl IdText for crate::formats::ulid::Ulid {
     }
     const EXPECTING: &'static str = "a ULID as a string or 16 bytes";
 }
+
+/// A TypeID's text in every format: its prefix is part of the value.
+#[cfg(feature = "typeid")]
+impl IdText for crate::formats::typeid::TypeId {
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        f(self.encode(&mut [0; Self::MAX_LEN]))
+    }
+    fn parse_any(bytes: &[u8]) -> Result<Self, String> {
+        Self::parse_bytes(bytes).map_err(|e| e.to_string())
+    }
+    const EXPECTING: &'static str = "a TypeID as a string";
+}

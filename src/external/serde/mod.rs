@@ -43,8 +43,8 @@ use crate::kuuid::id::{AnyKuuid, Id};
 use crate::kuuid::layout::Prefix;
 
 /// The longest binary form read from a sequence of numbers (a kuuid's 32
-/// characters at most; a UUID's 36).
-const BYTES_MAX: usize = 36;
+/// characters at most; a UUID's 36; a TypeID's 90).
+const BYTES_MAX: usize = 90;
 
 /// What serde needs of an id type: its text, its binary form and a strict
 /// parser that takes either. Implemented for every [`Id`] length,
@@ -120,6 +120,8 @@ mod sealed {
     impl Sealed for crate::formats::objectid::ObjectId {}
     #[cfg(feature = "ulid")]
     impl Sealed for crate::formats::ulid::Ulid {}
+    #[cfg(feature = "typeid")]
+    impl Sealed for crate::formats::typeid::TypeId {}
 }
 
 mod ids;
@@ -205,6 +207,11 @@ serde_impls! {
 #[cfg(feature = "ulid")]
 serde_impls! {
     [] crate::formats::ulid::Ulid;
+}
+
+#[cfg(feature = "typeid")]
+serde_impls! {
+    [] crate::formats::typeid::TypeId;
 }
 
 impl Serialize for Prefix {

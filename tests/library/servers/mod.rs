@@ -9,6 +9,8 @@ mod couchdb;
 mod couchdb_order;
 mod node_npm;
 mod node_order;
+#[cfg(feature = "typeid")]
+mod node_typeid;
 #[cfg(feature = "ulid")]
 mod node_ulid;
 pub(crate) mod postgres;
