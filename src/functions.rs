@@ -234,6 +234,49 @@ pub fn fill_typeid(prefix: crate::TypeIdPrefix, ids: &mut [crate::TypeId]) {
     formats::typeid::fill_now(prefix, ids)
 }
 
+/// A KSUID minted now: the second, then 128 random bits of this thread's
+/// generator (random within the second, as Segment's `ksuid.New()`).
+/// Feature `ksuid`.
+///
+/// ```
+/// let id = kuuid::ksuid();
+/// assert_eq!(id.to_string().len(), 27);
+/// ```
+#[cfg(feature = "ksuid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ksuid")))]
+#[inline]
+pub fn ksuid() -> crate::Ksuid {
+    formats::ksuid::now()
+}
+
+/// A KSUID at time `t` (to the second); fails before
+/// 2014-05-13T16:53:20Z and after 2150-06-19T23:21:35Z. Feature `ksuid`.
+///
+/// ```
+/// // The time of Segment's README example, 0ujtsYcgvSTl8PAuAdqWYSMnLOv.
+/// let id = kuuid::ksuid_at("2017-10-09T21:00:47-07:00")?;
+/// assert_eq!(&id.to_string()[..5], "0ujts"); // the sixth holds payload bits too
+/// # Ok::<(), kuuid::TimeError>(())
+/// ```
+#[cfg(feature = "ksuid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ksuid")))]
+pub fn ksuid_at(t: impl IntoTimestamp) -> Result<crate::Ksuid, TimeError> {
+    crate::Ksuid::at(t)
+}
+
+/// Fills a caller's slice with KSUIDs minted now. Feature `ksuid`.
+///
+/// ```
+/// let mut ids = [kuuid::Ksuid::MIN; 1000];
+/// kuuid::fill_ksuid(&mut ids);
+/// assert!(ids.iter().all(|id| *id != kuuid::Ksuid::MIN));
+/// ```
+#[cfg(feature = "ksuid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ksuid")))]
+pub fn fill_ksuid(ids: &mut [crate::Ksuid]) {
+    formats::ksuid::fill_now(ids)
+}
+
 /// A 32-character millisecond kuuid (npm `idms()`'s layout, read by npm's
 /// `prefixms`) strictly after every other `idms_monotonic()` in this
 /// process, on any thread, without a lock: the "newest first" query of a

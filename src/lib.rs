@@ -256,6 +256,9 @@ pub use self::kuuid::layout::{Layout, Prefix, TimeOrder};
 pub use self::kuuid::lines::{ParseLines, ParsedLine, parse_lines};
 pub use self::kuuid::range::{KeyRange, PrefixedKeyRange};
 pub use error::Error;
+#[cfg(feature = "ksuid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ksuid")))]
+pub use formats::ksuid::Ksuid;
 pub use formats::objectid::ObjectId;
 #[cfg(feature = "typeid")]
 #[cfg_attr(docsrs, doc(cfg(feature = "typeid")))]
@@ -266,6 +269,9 @@ pub use formats::ulid::{Ulid, UlidGenerator};
 pub use formats::v7::{Braced, Simple, Urn, Uuid7, V7Generator, V7GeneratorAt};
 pub use generator::Generator;
 pub use options::Options;
+#[cfg(feature = "ksuid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ksuid")))]
+pub use parse::KsuidParseError;
 #[cfg(feature = "typeid")]
 #[cfg_attr(docsrs, doc(cfg(feature = "typeid")))]
 pub use parse::TypeIdParseError;

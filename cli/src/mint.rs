@@ -6,7 +6,8 @@ use std::io::{self, Write};
 use clap::{Args, ValueEnum};
 use kuuid::couch::{Algorithm, Uuids};
 use kuuid::{
-    Generator, ObjectId, RngKind, Timestamp, TypeId, TypeIdPrefix, Ulid, Uuid7, V7GeneratorAt,
+    Generator, Ksuid, ObjectId, RngKind, Timestamp, TypeId, TypeIdPrefix, Ulid, Uuid7,
+    V7GeneratorAt,
 };
 
 use crate::output::Sink;
@@ -25,6 +26,8 @@ pub enum IdFormat {
     Ulid,
     /// TypeID: --prefix, `_`, a UUIDv7 in 26 small-letter base32 characters.
     Typeid,
+    /// KSUID, 27 base62 characters: seconds since 2014-05-13, 128 random bits.
+    Ksuid,
     /// MongoDB ObjectId, 24 hex characters.
     Objectid,
     /// CouchDB `random`: 32 hex.
@@ -253,6 +256,10 @@ enum Minter {
         at: Option<Timestamp>,
         ids: Vec<TypeId>,
     },
+    Ksuid {
+        at: Option<Timestamp>,
+        ids: Vec<Ksuid>,
+    },
     Couch(Uuids),
 }
 
@@ -309,6 +316,15 @@ impl Minter {
                     prefix,
                     at: a.at,
                     ids: vec![TypeId::new(prefix, Uuid7::MIN); CHUNK],
+                }
+            }
+            IdFormat::Ksuid => {
+                if let Some(t) = a.at {
+                    kuuid::ksuid_at(t)?;
+                }
+                Minter::Ksuid {
+                    at: a.at,
+                    ids: vec![Ksuid::MIN; CHUNK],
                 }
             }
             IdFormat::Objectid => {
@@ -410,6 +426,20 @@ impl Minter {
                 for id in ids.iter() {
                     sink.push(id.encode(&mut buf).as_bytes())?;
                 }
+            }
+            Minter::Ksuid { at, ids } => {
+                let ids = &mut ids[..n];
+                match at {
+                    None => kuuid::fill_ksuid(ids),
+                    Some(t) => {
+                        for id in ids.iter_mut() {
+                            *id = kuuid::ksuid_at(*t)?;
+                        }
+                    }
+                }
+                sink.push_encoded(ids.len(), |lines: &mut [[u8; 28]]| {
+                    Ksuid::encode_many(ids, lines);
+                })?;
             }
             Minter::Couch(uuids) => {
                 let mut text = Vec::with_capacity(64);

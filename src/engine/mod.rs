@@ -64,6 +64,9 @@ pub(crate) mod base36;
 // Crockford's base32 (ULID, TypeID).
 #[cfg(any(feature = "ulid", feature = "typeid"))]
 pub(crate) mod base32;
+// Base62 of 160 bits (KSUID).
+#[cfg(feature = "ksuid")]
+pub(crate) mod base62_160;
 mod bytes;
 mod decode;
 pub(crate) mod divide;

@@ -33,6 +33,9 @@ mod uuid;
 #[cfg(feature = "ulid-crate")]
 mod ulid;
 
+#[cfg(feature = "svix-ksuid")]
+mod svix_ksuid;
+
 #[cfg(any(
     feature = "postgres-types",
     feature = "sqlx-postgres",

@@ -7,6 +7,7 @@
 //! | kuuids ([`Id`] of every length, [`AnyKuuid`]) | `text`, `varchar`, `char(n)`, `name` | text |
 //! | [`Uuid7`], [`Simple`] | `uuid`, or text (36 or 32 characters) | `uuid`: 16 bytes, and Postgres orders it by its bytes, so time order holds |
 //! | [`ObjectId`] | `bytea` (12 bytes), or text (24 hex) | `bytea` |
+//! | [`Ksuid`](crate::Ksuid) (feature `ksuid`) | `bytea` (20 bytes), or text (27 characters) | `bytea` |
 //! | [`Ulid`](crate::Ulid) (feature `ulid`) | `uuid` (its 16 bytes, any version bits), or text (26 characters) | `uuid`: byte order is time order |
 //!
 //! A kuuid `text` key sorts in time order only under a byte-order
@@ -200,5 +201,40 @@ impl<'a> FromSql<'a> for crate::formats::ulid::Ulid {
 
     fn accepts(ty: &Type) -> bool {
         accepts_uuid(ty)
+    }
+}
+
+#[cfg(feature = "ksuid")]
+impl ToSql for crate::formats::ksuid::Ksuid {
+    fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
+        if *ty == Type::BYTEA {
+            out.extend_from_slice(self.as_bytes());
+            Ok(IsNull::No)
+        } else {
+            let mut buf = [0; 27];
+            (&*self.encode(&mut buf)).to_sql(ty, out)
+        }
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        *ty == Type::BYTEA || is_text(ty)
+    }
+
+    to_sql_checked!();
+}
+
+#[cfg(feature = "ksuid")]
+impl<'a> FromSql<'a> for crate::formats::ksuid::Ksuid {
+    fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<Self, BoxError> {
+        use crate::formats::ksuid::Ksuid;
+        if *ty == Type::BYTEA {
+            Ok(Ksuid::from_bytes(sized::<20>("a KSUID", raw)?))
+        } else {
+            Ok(<&str as FromSql>::from_sql(ty, raw)?.parse()?)
+        }
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        *ty == Type::BYTEA || <&str as FromSql>::accepts(ty)
     }
 }

@@ -8,6 +8,7 @@
 //! | [`Simple`] | TEXT, 32 hex | BLOB 16, TEXT 36 or 32 |
 //! | [`ObjectId`] | BLOB, 12 bytes | BLOB 12, TEXT 24 |
 //! | [`Ulid`](crate::Ulid) (feature `ulid`) | BLOB, 16 bytes | BLOB 16, TEXT 26 (either case) |
+//! | [`Ksuid`](crate::Ksuid) (feature `ksuid`) | BLOB, 20 bytes | BLOB 20, TEXT 27 |
 //!
 //! SQLite's default collation, `BINARY`, compares TEXT and BLOB with
 //! `memcmp`, so every one of these sorts in time order in an index and in
@@ -127,6 +128,22 @@ impl FromSql for crate::formats::ulid::Ulid {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
         blob_or_text(value, |b| {
             Ok::<_, std::convert::Infallible>(crate::formats::ulid::Ulid::from_bytes(b))
+        })
+    }
+}
+
+#[cfg(feature = "ksuid")]
+impl ToSql for crate::formats::ksuid::Ksuid {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Borrowed(ValueRef::Blob(self.as_bytes())))
+    }
+}
+
+#[cfg(feature = "ksuid")]
+impl FromSql for crate::formats::ksuid::Ksuid {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        blob_or_text(value, |b| {
+            Ok::<_, std::convert::Infallible>(crate::formats::ksuid::Ksuid::from_bytes(b))
         })
     }
 }

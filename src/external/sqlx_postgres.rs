@@ -6,6 +6,7 @@
 //! | kuuids ([`Id`] of every length, [`AnyKuuid`]) | `text`, `varchar`, `char(n)`, `name` | `text` |
 //! | [`Uuid7`], [`Simple`] | `uuid` | `uuid`: 16 bytes, ordered by its bytes, so time order holds |
 //! | [`ObjectId`] | `bytea` (12 bytes), or text (24 hex) | `bytea` |
+//! | [`Ksuid`](crate::Ksuid) (feature `ksuid`) | `bytea` (20 bytes), or text (27 characters) | `bytea` |
 //! | [`Ulid`](crate::Ulid) (feature `ulid`) | `uuid` (its 16 bytes) | `uuid`: byte order is time order |
 //!
 //! Each type also has its array type, for `= ANY($1)`. The conversions
@@ -150,45 +151,55 @@ fn is_bytea(ty: &PgTypeInfo) -> bool {
     <Vec<u8> as Type<Postgres>>::compatible(ty)
 }
 
-impl Type<Postgres> for ObjectId {
-    fn type_info() -> PgTypeInfo {
-        <Vec<u8> as Type<Postgres>>::type_info()
-    }
+/// Type, `Encode` and `Decode` for an id kept as its `$n` bytes in
+/// `bytea`, read back from `bytea` or from its text.
+macro_rules! bytea_id {
+    ($ty:ty, $n:literal, $what:literal) => {
+        impl Type<Postgres> for $ty {
+            fn type_info() -> PgTypeInfo {
+                <Vec<u8> as Type<Postgres>>::type_info()
+            }
 
-    fn compatible(ty: &PgTypeInfo) -> bool {
-        is_bytea(ty) || <&str as Type<Postgres>>::compatible(ty)
-    }
-}
-
-impl PgHasArrayType for ObjectId {
-    fn array_type_info() -> PgTypeInfo {
-        <Vec<u8> as PgHasArrayType>::array_type_info()
-    }
-}
-
-impl Encode<'_, Postgres> for ObjectId {
-    fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxError> {
-        buf.extend_from_slice(self.as_bytes());
-        Ok(IsNull::No)
-    }
-
-    fn size_hint(&self) -> usize {
-        12
-    }
-}
-
-impl Decode<'_, Postgres> for ObjectId {
-    /// A `bytea` column's 12 bytes, or a text column's 24 hex digits.
-    fn decode(value: PgValueRef<'_>) -> Result<Self, BoxError> {
-        let column: Cow<'_, PgTypeInfo> = ValueRef::type_info(&value);
-        if is_bytea(&column) {
-            let bytes = <Vec<u8> as Decode<Postgres>>::decode(value)?;
-            Ok(ObjectId::from_bytes(sized::<12>("an ObjectId", &bytes)?))
-        } else {
-            Ok(text(value)?.parse()?)
+            fn compatible(ty: &PgTypeInfo) -> bool {
+                is_bytea(ty) || <&str as Type<Postgres>>::compatible(ty)
+            }
         }
-    }
+
+        impl PgHasArrayType for $ty {
+            fn array_type_info() -> PgTypeInfo {
+                <Vec<u8> as PgHasArrayType>::array_type_info()
+            }
+        }
+
+        impl Encode<'_, Postgres> for $ty {
+            fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxError> {
+                buf.extend_from_slice(self.as_bytes());
+                Ok(IsNull::No)
+            }
+
+            fn size_hint(&self) -> usize {
+                $n
+            }
+        }
+
+        impl Decode<'_, Postgres> for $ty {
+            fn decode(value: PgValueRef<'_>) -> Result<Self, BoxError> {
+                let column: Cow<'_, PgTypeInfo> = ValueRef::type_info(&value);
+                if is_bytea(&column) {
+                    let bytes = <Vec<u8> as Decode<Postgres>>::decode(value)?;
+                    Ok(<$ty>::from_bytes(sized::<$n>($what, &bytes)?))
+                } else {
+                    Ok(text(value)?.parse()?)
+                }
+            }
+        }
+    };
 }
+
+// A `bytea` column's 12 bytes, or a text column's 24 hex digits.
+bytea_id!(ObjectId, 12, "an ObjectId");
+#[cfg(feature = "ksuid")]
+bytea_id!(crate::formats::ksuid::Ksuid, 20, "a KSUID");
 
 #[cfg(feature = "ulid")]
 impl Type<Postgres> for crate::formats::ulid::Ulid {

@@ -9,6 +9,7 @@
 //! | [`Simple`] | TEXT, 32 hex | BLOB 16, TEXT 36 or 32 |
 //! | [`ObjectId`] | BLOB, 12 bytes | BLOB 12, TEXT 24 |
 //! | [`Ulid`](crate::Ulid) (feature `ulid`) | BLOB, 16 bytes | BLOB 16, TEXT 26 |
+//! | [`Ksuid`](crate::Ksuid) (feature `ksuid`) | BLOB, 20 bytes | BLOB 20, TEXT 27 |
 //!
 //! SQLite's default `BINARY` collation compares TEXT and BLOB with
 //! `memcmp`, so all of these sort in time order. A value that is not an id
@@ -141,53 +142,38 @@ impl Decode<'_, Sqlite> for Simple {
     }
 }
 
-impl Type<Sqlite> for ObjectId {
-    fn type_info() -> SqliteTypeInfo {
-        blob_type()
-    }
+/// Type, `Encode` and `Decode` for an id kept as its bytes (a BLOB of
+/// `$n`), read back from the BLOB or from its text.
+macro_rules! blob_id {
+    ($ty:ty, $n:literal, $what:literal) => {
+        impl Type<Sqlite> for $ty {
+            fn type_info() -> SqliteTypeInfo {
+                blob_type()
+            }
 
-    fn compatible(ty: &SqliteTypeInfo) -> bool {
-        blob_or_text(ty)
-    }
+            fn compatible(ty: &SqliteTypeInfo) -> bool {
+                blob_or_text(ty)
+            }
+        }
+
+        impl Encode<'_, Sqlite> for $ty {
+            fn encode_by_ref(&self, buf: &mut SqliteArgumentsBuffer) -> Result<IsNull, BoxError> {
+                encode_blob(self.as_bytes(), buf)
+            }
+        }
+
+        impl Decode<'_, Sqlite> for $ty {
+            fn decode(value: SqliteValueRef<'_>) -> Result<Self, BoxError> {
+                decode_blob_or_text($what, value, |b: [u8; $n]| {
+                    Ok::<_, std::convert::Infallible>(<$ty>::from_bytes(b))
+                })
+            }
+        }
+    };
 }
 
-impl Encode<'_, Sqlite> for ObjectId {
-    fn encode_by_ref(&self, buf: &mut SqliteArgumentsBuffer) -> Result<IsNull, BoxError> {
-        encode_blob(self.as_bytes(), buf)
-    }
-}
-
-impl Decode<'_, Sqlite> for ObjectId {
-    fn decode(value: SqliteValueRef<'_>) -> Result<Self, BoxError> {
-        decode_blob_or_text("an ObjectId", value, |b| {
-            Ok::<_, std::convert::Infallible>(ObjectId::from_bytes(b))
-        })
-    }
-}
-
+blob_id!(ObjectId, 12, "an ObjectId");
 #[cfg(feature = "ulid")]
-impl Type<Sqlite> for crate::formats::ulid::Ulid {
-    fn type_info() -> SqliteTypeInfo {
-        blob_type()
-    }
-
-    fn compatible(ty: &SqliteTypeInfo) -> bool {
-        blob_or_text(ty)
-    }
-}
-
-#[cfg(feature = "ulid")]
-impl Encode<'_, Sqlite> for crate::formats::ulid::Ulid {
-    fn encode_by_ref(&self, buf: &mut SqliteArgumentsBuffer) -> Result<IsNull, BoxError> {
-        encode_blob(self.as_bytes(), buf)
-    }
-}
-
-#[cfg(feature = "ulid")]
-impl Decode<'_, Sqlite> for crate::formats::ulid::Ulid {
-    fn decode(value: SqliteValueRef<'_>) -> Result<Self, BoxError> {
-        decode_blob_or_text("a ULID", value, |b| {
-            Ok::<_, std::convert::Infallible>(crate::formats::ulid::Ulid::from_bytes(b))
-        })
-    }
-}
+blob_id!(crate::formats::ulid::Ulid, 16, "a ULID");
+#[cfg(feature = "ksuid")]
+blob_id!(crate::formats::ksuid::Ksuid, 20, "a KSUID");

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "couch")]
 pub mod couch;
+#[cfg(feature = "ksuid")]
+pub(crate) mod ksuid;
 pub(crate) mod kuuid_ordered;
 pub(crate) mod objectid;
 pub(crate) mod sequence;

@@ -6,12 +6,16 @@ use crate::engine::scalar::{self, DecodeFault};
 use crate::engine::{GROUP_LEN, PREFIX_LEN};
 
 mod hex;
+#[cfg(feature = "ksuid")]
+mod ksuid;
 #[cfg(feature = "typeid")]
 mod typeid;
 #[cfg(feature = "ulid")]
 mod ulid;
 
 pub use hex::{ObjectIdParseError, UuidParseError};
+#[cfg(feature = "ksuid")]
+pub use ksuid::KsuidParseError;
 #[cfg(feature = "typeid")]
 pub use typeid::TypeIdParseError;
 #[cfg(feature = "ulid")]

@@ -22,6 +22,14 @@ use super::{Precision, Timestamp};
 pub enum TimeError {
     /// Before 1970-01-01T00:00:00Z: kuuid prefixes start at the Unix epoch.
     BeforeEpoch,
+    /// Before the first time `field` holds (a KSUID's epoch,
+    /// 2014-05-13T16:53:20Z).
+    BeforeStart {
+        /// The time field, and so the format, that starts later.
+        field: TimeField,
+        /// The time, in ms since 1970.
+        millis: u64,
+    },
     /// Past the last time `field` holds ([`TimeField::last_millis`]).
     OutOfRange {
         /// The time field, and so the format, that ran out.
@@ -49,6 +57,12 @@ impl fmt::Display for TimeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TimeError::BeforeEpoch => f.write_str("time is before 1970-01-01T00:00:00Z"),
+            TimeError::BeforeStart { field, millis } => write!(
+                f,
+                "time {millis} ms since 1970 is before {}, the first second {}",
+                Timestamp::from_millis(field.first_millis()),
+                field.name()
+            ),
             TimeError::OutOfRange { field, millis } => field.past(f, *millis),
             TimeError::LeapSecond { input } => write!(
                 f,
@@ -92,6 +106,9 @@ pub enum TimeField {
     ObjectId,
     /// A ULID's 48-bit milliseconds: 2^48 - 1 ms, in the year 10889.
     Ulid,
+    /// A KSUID's 32-bit seconds from 2014-05-13T16:53:20Z (1,400,000,000
+    /// s since 1970): through 2150-06-19T23:21:35Z.
+    Ksuid,
     /// CouchDB `utc_random` and `utc_id`: 14 hex digits of microseconds,
     /// 2^56 - 1 µs, in the year 4253.
     CouchUtc,
@@ -122,6 +139,27 @@ impl TimeField {
             TimeField::Uuid7 | TimeField::Ulid => (1 << 48) - 1,
             TimeField::ObjectId => u32::MAX as u64 * 1000 + 999,
             TimeField::CouchUtc => ((1 << 56) - 1) / 1000,
+            TimeField::Ksuid => (1_400_000_000 + u32::MAX as u64) * 1000 + 999,
+        }
+    }
+
+    /// The first millisecond since 1970 the field holds: 0 but for a KSUID.
+    ///
+    /// ```
+    /// assert_eq!(kuuid::TimeField::Ksuid.first_millis(), 1_400_000_000_000);
+    /// ```
+    pub const fn first_millis(self) -> u64 {
+        match self {
+            TimeField::Ksuid => 1_400_000_000_000,
+            _ => 0,
+        }
+    }
+
+    /// What holds the field, for messages: "a KSUID holds".
+    const fn name(self) -> &'static str {
+        match self {
+            TimeField::Ksuid => "a KSUID holds",
+            _ => "the field holds",
         }
     }
 
@@ -148,6 +186,10 @@ impl TimeField {
             TimeField::ObjectId => (
                 &Timestamp::from_millis(u64::from(u32::MAX) * 1000),
                 "second an ObjectId's 32-bit timestamp holds",
+            ),
+            TimeField::Ksuid => (
+                &Timestamp::from_millis(self.last_millis() - 999),
+                "second a KSUID's 32-bit timestamp holds",
             ),
             TimeField::CouchUtc => (
                 &Timestamp::from_millis(self.last_millis()),

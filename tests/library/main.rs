@@ -18,6 +18,7 @@ mod couch;
 mod engine_paths;
 mod errors;
 mod exhaustive;
+mod ksuid;
 mod monotonic;
 mod npm_compat;
 mod objectid;

@@ -106,3 +106,53 @@ fn serde_writes_text_for_people_and_bytes_for_machines() {
     assert_eq!(cbor[0], 0x50);
     assert_eq!(ciborium::from_reader::<Ulid, _>(&cbor[..]).unwrap(), id);
 }
+
+/// KSUIDs: 20-byte BLOBs in SQLite (rusqlite and sqlx), in second order,
+/// read back from BLOB or text; serde's text and bytes.
+#[cfg(feature = "rusqlite")]
+#[test]
+fn ksuids_in_sqlite_and_serde() {
+    use kuuid::Ksuid;
+    let db = rusqlite::Connection::open_in_memory().unwrap();
+    db.execute("CREATE TABLE k (id BLOB PRIMARY KEY, t TEXT) STRICT", [])
+        .unwrap();
+    let mut ids: Vec<Ksuid> = (0..500u64)
+        .map(|i| kuuid::ksuid_at(1_500_000_000_000 + i * 997_000).unwrap())
+        .collect();
+    for id in ids.iter().rev() {
+        db.execute("INSERT INTO k VALUES (?1, ?2)", (id, id.to_string()))
+            .unwrap();
+    }
+    ids.sort();
+    let mut q = db
+        .prepare("SELECT id, t, length(id) FROM k ORDER BY id")
+        .unwrap();
+    let rows: Vec<(Ksuid, Ksuid, i64)> = q
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), ids);
+    assert!(rows.iter().all(|r| r.0 == r.1 && r.2 == 20));
+    assert!(
+        rows.windows(2)
+            .all(|w| w[0].0.timestamp() < w[1].0.timestamp())
+    );
+    let e = db
+        .query_row("SELECT x'01'", [], |r| r.get::<_, Ksuid>(0))
+        .unwrap_err();
+    assert!(e.to_string().contains("20"), "{e}");
+    #[cfg(feature = "serde")]
+    {
+        let json = serde_json::to_string(&ids[0]).unwrap();
+        assert_eq!(json, format!("\"{}\"", ids[0]));
+        assert_eq!(serde_json::from_str::<Ksuid>(&json).unwrap(), ids[0]);
+        let mut cbor = Vec::new();
+        ciborium::into_writer(&ids[0], &mut cbor).unwrap();
+        assert_eq!(cbor[0], 0x54, "a 20-byte CBOR byte string");
+        assert_eq!(
+            ciborium::from_reader::<Ksuid, _>(&cbor[..]).unwrap(),
+            ids[0]
+        );
+    }
+}

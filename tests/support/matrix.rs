@@ -50,6 +50,8 @@ pub enum Source {
     UlidGenerator,
     /// `kuuid::typeid(prefix)`; bulk: `kuuid::fill_typeid`.
     TypeId,
+    /// `kuuid::ksuid()`; bulk: `kuuid::fill_ksuid`.
+    Ksuid,
     /// `kuuid::object_id()`; bulk: `kuuid::fill_object_id`.
     ObjectId,
     /// CouchDB's `/_uuids` algorithms (`utc_id` with one suffix per process:
@@ -83,6 +85,7 @@ pub fn id_sources() -> Vec<Source> {
         Source::Ulid,
         Source::UlidGenerator,
         Source::TypeId,
+        Source::Ksuid,
         Source::ObjectId,
         Source::Couch(Algorithm::Random),
         Source::Couch(Algorithm::Sequential),
@@ -153,6 +156,8 @@ impl Source {
             // The last 9 characters of the suffix: 45 of the UUIDv7's 52
             // random bits.
             Source::TypeId => id[id.len() - 9..].to_vec(),
+            // The 16 random bytes after the second.
+            Source::Ksuid => id[4..].to_vec(),
             // The process value and the counter.
             Source::ObjectId => id[4..].to_vec(),
             // The 18 random hex digits after the microseconds.
@@ -215,6 +220,7 @@ pub fn mint(src: Source) -> Result<Vec<u8>, String> {
             .as_bytes()
             .to_vec(),
         Source::TypeId => kuuid::typeid(typeid_prefix()).to_string().into_bytes(),
+        Source::Ksuid => kuuid::ksuid().as_bytes().to_vec(),
         Source::ObjectId => kuuid::object_id().as_bytes().to_vec(),
         Source::Couch(a) => couch(a).generate().map_err(|e| e.to_string())?.into_bytes(),
         Source::OrderJittered => kuuid::order::key_between_jittered(Some("a0"), Some("a1"), 64)
@@ -273,6 +279,11 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
             let mut ids = vec![kuuid::TypeId::new(p, Uuid7::MIN); n];
             kuuid::fill_typeid(p, &mut ids);
             ids.iter().map(|i| i.to_string().into_bytes()).collect()
+        }
+        Source::Ksuid => {
+            let mut ids = vec![kuuid::Ksuid::MIN; n];
+            kuuid::fill_ksuid(&mut ids);
+            ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }
         Source::ObjectId => {
             let mut ids = vec![ObjectId::default(); n];

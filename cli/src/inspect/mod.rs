@@ -7,7 +7,7 @@ use std::io::{self, BufWriter, Write};
 use clap::Args;
 use kuuid::couch::{Algorithm, Decoded, Format};
 use kuuid::order::OrderKeyRef;
-use kuuid::{AnyKuuid, Layout, ObjectId, Timestamp, TypeId, Ulid, Uuid7};
+use kuuid::{AnyKuuid, Ksuid, Layout, ObjectId, Timestamp, TypeId, Ulid, Uuid7};
 
 use crate::mint::IdFormat;
 use crate::{Failure, LayoutArgs};
@@ -25,7 +25,7 @@ pub struct InspectArgs {
     #[command(flatten)]
     layout: LayoutArgs,
     /// The ids' format: kuuid (the only one --ms and --reverse apply to),
-    /// v7, v7s, ulid, typeid, objectid, couch-random, couch-sequential, couch-utc-random,
+    /// v7, v7s, ulid, typeid, ksuid, objectid, couch-random, couch-sequential, couch-utc-random,
     /// couch-utc-id (14 hex digits of microseconds, then any suffix),
     /// uuid-v4 or couch-uuid-v7 (each UUID in its 36-character, 32-hex or
     /// 25-character base-36 text), order (an order key, as `kuuid
@@ -37,7 +37,8 @@ pub struct InspectArgs {
     /// version, variant, and the time of v1 and v6), 24 hex
     /// an ObjectId, 25 of 0-9a-z CouchDB's base_36, 26 digits and capitals
     /// that read as one a ULID (a ULID in small letters needs this flag),
-    /// a prefix, `_` and 26 more a TypeID, other lengths a kuuid; 32 hex
+    /// a prefix, `_` and 26 more a TypeID, 27 a KSUID, other lengths a
+    /// kuuid; 32 hex
     /// characters need this flag.
     #[arg(long, value_name = "F", hide_possible_values = true)]
     format: Option<IdFormat>,
@@ -158,6 +159,7 @@ enum Fields<'a> {
     V7(Uuid7),
     Ulid(Ulid),
     TypeId(TypeId),
+    Ksuid(Ksuid),
     ObjectId(ObjectId),
     /// Read with the legacy layout (`--format objectid-legacy`).
     ObjectIdLegacy(ObjectId),
@@ -194,6 +196,7 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
             }
             24 => IdFormat::Objectid,
             26 if is_ulid(text) => IdFormat::Ulid,
+            27 => IdFormat::Ksuid,
             28.. if text.contains(&b'_') && TypeId::parse_bytes(text).is_ok() => IdFormat::Typeid,
             36 if AnyUuid::parse(text)
                 .is_some_and(|u| !(u.is_rfc() && matches!(u.version(), 4 | 7))) =>
@@ -227,6 +230,7 @@ fn read(text: &[u8], format: Option<IdFormat>) -> Result<Fields<'_>, String> {
         IdFormat::V7 | IdFormat::V7s => Fields::V7(utf8()?.parse().map_err(|e| err(&e))?),
         IdFormat::Ulid => Fields::Ulid(Ulid::parse_bytes(text).map_err(|e| err(&e))?),
         IdFormat::Typeid => Fields::TypeId(TypeId::parse_bytes(text).map_err(|e| err(&e))?),
+        IdFormat::Ksuid => Fields::Ksuid(Ksuid::parse_bytes(text).map_err(|e| err(&e))?),
         IdFormat::Objectid => Fields::ObjectId(utf8()?.parse().map_err(|e| err(&e))?),
         IdFormat::ObjectidLegacy => Fields::ObjectIdLegacy(utf8()?.parse().map_err(|e| err(&e))?),
         IdFormat::Order => {
@@ -269,6 +273,7 @@ impl Fields<'_> {
             Fields::V7(_) => "v7",
             Fields::Ulid(_) => "ulid",
             Fields::TypeId(_) => "typeid",
+            Fields::Ksuid(_) => "ksuid",
             Fields::ObjectId(_) => "objectid",
             Fields::ObjectIdLegacy(_) => "objectid-legacy",
             Fields::Order(_) => "order",
@@ -320,6 +325,14 @@ impl Fields<'_> {
                     ("uuid", quoted(&dashed_hex(id.uuid_bytes()))),
                 ],
             ),
+            Fields::Ksuid(id) => {
+                let payload: String = id.payload().iter().map(|x| format!("{x:02x}")).collect();
+                (
+                    "ksuid",
+                    Some(id.timestamp()),
+                    vec![("payload", quoted(&payload))],
+                )
+            }
             Fields::ObjectId(id) => {
                 let b = id.as_bytes();
                 let process: String = b[4..9].iter().map(|x| format!("{x:02x}")).collect();

@@ -165,7 +165,7 @@ fn every_format_mints_and_reads_back() {
     let hex = |s: &str| s.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
     // (format, extra flags, length, alphabet check, inspect needs --format, has time)
     type Case<'a> = (&'a str, &'a [&'a str], usize, fn(&str) -> bool, bool, bool);
-    let cases: [Case; 14] = [
+    let cases: [Case; 15] = [
         (
             "kuuid",
             &[],
@@ -190,6 +190,14 @@ fn every_format_mints_and_reads_back() {
             &["--prefix", "user"],
             31,
             |s| s.starts_with("user_") && s.parse::<kuuid::TypeId>().is_ok(),
+            false,
+            true,
+        ),
+        (
+            "ksuid",
+            &[],
+            27,
+            |s| s.parse::<kuuid::Ksuid>().is_ok(),
             false,
             true,
         ),
@@ -254,7 +262,7 @@ fn every_format_mints_and_reads_back() {
         for l in &lines {
             assert_eq!(l.len(), len, "{format} {l}");
             assert!(check(l), "{format} {l}");
-            if ![25, 26, 31].contains(&len) && format != "kuuid" && format != "couch-utc-id" {
+            if ![25, 26, 27, 31].contains(&len) && format != "kuuid" && format != "couch-utc-id" {
                 assert!(hex(&l.replace('-', "")), "{format} {l}");
             }
         }

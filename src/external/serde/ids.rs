@@ -133,3 +133,21 @@ impl IdText for crate::formats::typeid::TypeId {
     }
     const EXPECTING: &'static str = "a TypeID as a string";
 }
+
+/// A KSUID's 20 bytes in binary formats, its 27 characters as text.
+#[cfg(feature = "ksuid")]
+impl IdText for crate::formats::ksuid::Ksuid {
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        f(self.encode(&mut [0; 27]))
+    }
+    fn with_binary<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(self.as_bytes())
+    }
+    fn parse_any(bytes: &[u8]) -> Result<Self, String> {
+        match <[u8; 20]>::try_from(bytes) {
+            Ok(raw) => Ok(Self::from_bytes(raw)),
+            Err(_) => Self::parse_bytes(bytes).map_err(|e| e.to_string()),
+        }
+    }
+    const EXPECTING: &'static str = "a KSUID as a string or 20 bytes";
+}

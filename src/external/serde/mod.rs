@@ -122,6 +122,8 @@ mod sealed {
     impl Sealed for crate::formats::ulid::Ulid {}
     #[cfg(feature = "typeid")]
     impl Sealed for crate::formats::typeid::TypeId {}
+    #[cfg(feature = "ksuid")]
+    impl Sealed for crate::formats::ksuid::Ksuid {}
 }
 
 mod ids;
@@ -212,6 +214,11 @@ serde_impls! {
 #[cfg(feature = "typeid")]
 serde_impls! {
     [] crate::formats::typeid::TypeId;
+}
+
+#[cfg(feature = "ksuid")]
+serde_impls! {
+    [] crate::formats::ksuid::Ksuid;
 }
 
 impl Serialize for Prefix {

@@ -7,6 +7,8 @@
 
 mod couchdb;
 mod couchdb_order;
+#[cfg(feature = "ksuid")]
+mod node_ksuid;
 mod node_npm;
 mod node_order;
 #[cfg(feature = "typeid")]

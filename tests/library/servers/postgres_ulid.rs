@@ -69,3 +69,48 @@ async fn sqlx_postgres_reads_binary_and_text() {
         .unwrap();
     assert_eq!(arr.0, ids);
 }
+
+/// KSUIDs in `bytea` (postgres-types) sort in second order and read
+/// back; a text column holds the 27 characters.
+#[cfg(feature = "postgres-types")]
+#[test]
+fn ksuids_in_bytea() {
+    let Some(mut db) = crate::servers::postgres::client() else {
+        return;
+    };
+    db.batch_execute("CREATE TEMP TABLE k (id bytea PRIMARY KEY, t text COLLATE \"C\")")
+        .unwrap();
+    let mut ids: Vec<kuuid::Ksuid> = (0..300u64)
+        .map(|i| kuuid::ksuid_at(1_500_000_000_000 + i * 61_000).unwrap())
+        .collect();
+    for id in ids.iter().rev() {
+        db.execute("INSERT INTO k VALUES ($1, $2)", &[id, id])
+            .unwrap();
+    }
+    ids.sort();
+    let got: Vec<(kuuid::Ksuid, kuuid::Ksuid)> = db
+        .query("SELECT id, t FROM k ORDER BY id", &[])
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    assert_eq!(got.iter().map(|r| r.0).collect::<Vec<_>>(), ids);
+    assert!(got.iter().all(|r| r.0 == r.1));
+}
+
+/// A KSUID through sqlx as `bytea`.
+#[cfg(all(feature = "sqlx-sqlite", feature = "sqlx-postgres"))]
+#[tokio::test]
+async fn a_ksuid_through_sqlx() {
+    let Some(mut db) = crate::servers::postgres_sqlx::postgres().await else {
+        return;
+    };
+    let id = kuuid::ksuid();
+    let back: (kuuid::Ksuid, kuuid::Ksuid) = sqlx::query_as("SELECT $1::bytea, $2::text")
+        .bind(id)
+        .bind(id.to_string())
+        .fetch_one(&mut db)
+        .await
+        .unwrap();
+    assert_eq!(back, (id, id));
+}
