@@ -73,6 +73,7 @@
 //! | a PostgreSQL primary key | [`v7`] | `uuid` | 0.99x an integer key's insert time at 10^7 rows (UUIDv4: 5.3x); compares by bytes whatever the collation |
 //! | a SQLite key | [`v7`] | `BLOB` (16 bytes) | 1.27x an integer key (UUIDv4: 21.6x) |
 //! | MongoDB `_id` | [`object_id`] | ObjectId | MongoDB's own type and order |
+//! | keys another system already mints | `ulid()`, `typeid(prefix)`, `ksuid()` (features `ulid`, `typeid`, `ksuid`) | `uuid`/`BLOB`, text, `bytea`/`BLOB` | the references' text (differential tests); ULIDs and TypeIDs ordered across the process as [`v7`] |
 //! | an ordered list | [`order::key_between`] (feature `order`) | text, binary collation | a move writes one item |
 //! | numbers people read | [`kuuid_sequence::Sequence`](../kuuid_sequence/struct.Sequence.html) (crate kuuid-sequence, this repository's `sequence/`) | integer | never repeats across processes and crashes |
 //!
