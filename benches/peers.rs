@@ -48,6 +48,12 @@ fn single(c: &mut Criterion) {
             black_box(buf);
         })
     });
+    g.bench_function("kuuid::ulid (26)", |b| {
+        b.iter(|| black_box(kuuid::ulid().text_bytes()))
+    });
+    g.bench_function("kuuid::ksuid (27)", |b| {
+        b.iter(|| black_box(kuuid::ksuid().text_bytes()))
+    });
     g.bench_function("ulid Ulid::generate (26)", |b| {
         b.iter(|| {
             let mut buf = [0u8; 26];
@@ -154,6 +160,14 @@ fn bulk(c: &mut Criterion) {
         })
     });
     let mut t26 = vec![[0u8; 26]; BULK];
+    let mut ulids = vec![kuuid::Ulid::MIN; BULK];
+    g.bench_function("kuuid fill_ulid + text (26)", |b| {
+        b.iter(|| {
+            kuuid::fill_ulid(&mut ulids);
+            kuuid::Ulid::encode_many(&ulids, &mut t26);
+            black_box(&t26);
+        })
+    });
     g.bench_function("ulid Ulid::generate (26)", |b| {
         b.iter(|| {
             texts(&mut t26, |s| {
@@ -193,6 +207,14 @@ fn bulk(c: &mut Criterion) {
         })
     });
     let mut t27 = vec![[0u8; 27]; BULK];
+    let mut ksuids = vec![kuuid::Ksuid::MIN; BULK];
+    g.bench_function("kuuid fill_ksuid + text (27)", |b| {
+        b.iter(|| {
+            kuuid::fill_ksuid(&mut ksuids);
+            kuuid::Ksuid::encode_many(&ksuids, &mut t27);
+            black_box(&t27);
+        })
+    });
     g.bench_function("svix-ksuid (27)", |b| {
         b.iter(|| {
             texts(&mut t27, |s| {

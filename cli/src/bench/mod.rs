@@ -6,6 +6,7 @@
 //! Each figure is the median (and min and max) of several timed rounds,
 //! after a warm-up round, of the same work the library does.
 
+mod formats;
 mod host;
 mod machine;
 mod name;
@@ -19,9 +20,8 @@ use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use kuuid::couch::{Algorithm, Uuids};
 use kuuid::engine::{Isa, IsaError};
-use kuuid::{Generator, Kuuid, ObjectId, RngKind, Uuid7};
+use kuuid::{Generator, Kuuid, RngKind};
 
 use crate::Failure;
 use machine::Header;
@@ -384,55 +384,6 @@ impl Bench {
         drop(ticker);
         self.push(Figure::new(Name::IdTicker(isa), "id", 1, t, n as u64));
         Ok(())
-    }
-
-    /// The other formats on the process's path: single and bulk text.
-    fn formats(&mut self) {
-        let (n, rounds) = (self.n, self.rounds);
-        let couch = [Algorithm::Sequential, Algorithm::UtcRandom];
-        self.expect(4 + couch.len());
-        let t = stats(rounds, || {
-            for _ in 0..n {
-                black_box(kuuid::v7().hyphenated_bytes());
-            }
-        });
-        self.push(Figure::new(Name::V7Single, "id", 1, t, n as u64));
-        let mut v7 = vec![Uuid7::MIN; n];
-        let mut v7_text = vec![[0u8; 36]; n];
-        let t = stats(rounds, || {
-            kuuid::fill_v7(&mut v7);
-            Uuid7::encode_hyphenated_many(&v7, &mut v7_text);
-            black_box(&v7_text);
-        });
-        self.push(Figure::new(Name::V7BulkText, "id", 1, t, n as u64));
-        let t = stats(rounds, || {
-            for _ in 0..n {
-                black_box(kuuid::object_id().hex_bytes());
-            }
-        });
-        self.push(Figure::new(Name::ObjectIdSingle, "id", 1, t, n as u64));
-        let mut oids = vec![ObjectId::default(); n];
-        let mut oid_text = vec![[0u8; 24]; n];
-        let t = stats(rounds, || {
-            kuuid::fill_object_id(&mut oids);
-            ObjectId::encode_hex_many(&oids, &mut oid_text);
-            black_box(&oid_text);
-        });
-        self.push(Figure::new(Name::ObjectIdBulkText, "id", 1, t, n as u64));
-        // Into bytes, as the rows above: `generate_into` a `String` adds a
-        // UTF-8 check of the text (~3 ns).
-        for algorithm in couch {
-            let uuids = Uuids::new(algorithm);
-            let mut s = Vec::with_capacity(40);
-            let t = stats(rounds, || {
-                for _ in 0..n {
-                    s.clear();
-                    uuids.generate_into_bytes(&mut s).expect("now is in range");
-                    black_box(&s);
-                }
-            });
-            self.push(Figure::new(Name::Couch(algorithm), "id", 1, t, n as u64));
-        }
     }
 
     /// Bulk `fill` and single `id()` on 1, 2, ... threads at once, each

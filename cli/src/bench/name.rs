@@ -42,6 +42,10 @@ pub enum Name {
     V7BulkText,
     ObjectIdSingle,
     ObjectIdBulkText,
+    UlidSingle,
+    UlidBulkText,
+    KsuidSingle,
+    KsuidBulkText,
     /// One of CouchDB's algorithms, one id at a time.
     Couch(Algorithm),
     /// Bulk `fill` on this many threads at once.
@@ -77,6 +81,10 @@ impl fmt::Display for Name {
             Name::V7BulkText => f.write_str("v7/bulk-text"),
             Name::ObjectIdSingle => f.write_str("objectid/single"),
             Name::ObjectIdBulkText => f.write_str("objectid/bulk-text"),
+            Name::UlidSingle => f.write_str("ulid/single"),
+            Name::UlidBulkText => f.write_str("ulid/bulk-text"),
+            Name::KsuidSingle => f.write_str("ksuid/single"),
+            Name::KsuidBulkText => f.write_str("ksuid/bulk-text"),
             Name::Couch(a) => write!(f, "couch/{a}"),
             Name::ThreadsFill(isa, t) => write!(f, "threads/{isa}/fill/{t}"),
             Name::ThreadsId(isa, t) => write!(f, "threads/{isa}/id/{t}"),

@@ -97,6 +97,9 @@ fn json_has_the_header_and_every_figure() {
         "clock/millis",
         "v7/single",
         "objectid/bulk-text",
+        "ulid/single",
+        "ulid/bulk-text",
+        "ksuid/bulk-text",
         "couch/sequential",
     ] {
         assert!(has(n), "{n} missing: {names:?}");
