@@ -1,5 +1,5 @@
 //! The counters that wrap or carry, in kuuid's id sources (ObjectId's,
-//! UUIDv7's, `idms_monotonic()`'s, CouchDB `sequential`'s): each run past
+//! UUIDv7's, ULID's, `idms_monotonic()`'s, CouchDB `sequential`'s): each run past
 //! its wrap repeats nothing. The rest of the matrix is `uniqueness.rs`.
 #![cfg(target_os = "linux")]
 
@@ -39,39 +39,97 @@ fn object_id_counter_wraps() {
     );
 }
 
-/// UUIDv7's counter carries into the millisecond: the clock held at one
-/// millisecond, 2^22 + 4096 ids (more than any millisecond holds) from
-/// `fill_v7`, single `v7()` and a `V7Generator` stay strictly increasing
-/// on this thread and repeat nothing, and run past the held millisecond.
+/// One process-wide sequence's carry, the clock held at one millisecond:
+/// 2^22 + 2048 ids (more than any millisecond holds) from a bulk call then
+/// single ids, and the same from a generator's fill then its single ids,
+/// stay strictly increasing, repeat nothing, and run past the held
+/// millisecond.
 #[cfg(feature = "__test-hooks")]
-#[test]
-fn v7_counter_carries() {
+struct Carry<T, B, S, G, H> {
+    min: T,
+    bulk: B,
+    single: S,
+    gen_bulk: G,
+    gen_single: H,
+}
+
+#[cfg(feature = "__test-hooks")]
+fn counter_carries<T, B, S, G, H>(
+    name: &str,
+    millis: impl Fn(&T) -> u64,
+    mut c: Carry<T, B, S, G, H>,
+) where
+    T: Ord + Copy + std::fmt::Debug,
+    B: FnMut(&mut [T]),
+    S: FnMut() -> T,
+    G: FnMut(&mut [T]),
+    H: FnMut() -> T,
+{
     let _one_at_a_time = serial();
     let held = kuuid::Timestamp::now().as_millis() + 10_000;
     kuuid::__test_hooks::freeze(Some(held));
-    let mut bulk = vec![kuuid::Uuid7::MIN; 1 << 22];
-    kuuid::fill_v7(&mut bulk);
-    let mut ids = bulk;
-    ids.extend((0..2048).map(|_| kuuid::v7()));
-    let mut g = kuuid::V7Generator::new();
-    let mut gen_ids = vec![kuuid::Uuid7::MIN; 1 << 22];
-    g.fill(&mut gen_ids);
-    gen_ids.extend((0..2048).map(|_| g.generate()));
+    let mut ids = vec![c.min; 1 << 22];
+    (c.bulk)(&mut ids);
+    ids.extend((0..2048).map(|_| (c.single)()));
+    let mut gen_ids = vec![c.min; 1 << 22];
+    (c.gen_bulk)(&mut gen_ids);
+    gen_ids.extend((0..2048).map(|_| (c.gen_single)()));
     kuuid::__test_hooks::freeze(None);
-    for (name, ids) in [("v7()", &ids), ("V7Generator", &gen_ids)] {
+    for (what, ids) in [("the free functions", &ids), ("a generator", &gen_ids)] {
         let inversions = ids.windows(2).filter(|w| w[0] >= w[1]).count();
-        assert_eq!(inversions, 0, "{name}: ids out of order across the carry");
-        let last = ids.last().unwrap().timestamp().as_millis();
+        assert_eq!(
+            inversions, 0,
+            "{name}, {what}: ids out of order across the carry"
+        );
+        let last = millis(ids.last().unwrap());
         assert!(
             last > held,
-            "{name}: the counter never carried ({last} <= {held})"
+            "{name}, {what}: the counter never carried ({last} <= {held})"
         );
     }
     ids.extend(gen_ids);
     assert_eq!(
         sorted_repeats(&mut ids),
         0,
-        "UUIDv7s repeated across the carry"
+        "{name}: repeated across the carry"
+    );
+}
+
+/// UUIDv7's counter carries into the millisecond (`fill_v7`, `v7()`, a
+/// `V7Generator`).
+#[cfg(feature = "__test-hooks")]
+#[test]
+fn v7_counter_carries() {
+    let g = std::cell::RefCell::new(kuuid::V7Generator::new());
+    counter_carries(
+        "UUIDv7",
+        |id: &kuuid::Uuid7| id.timestamp().as_millis(),
+        Carry {
+            min: kuuid::Uuid7::MIN,
+            bulk: kuuid::fill_v7,
+            single: kuuid::v7,
+            gen_bulk: |ids: &mut [kuuid::Uuid7]| g.borrow_mut().fill(ids),
+            gen_single: || g.borrow_mut().generate(),
+        },
+    );
+}
+
+/// ULID's counter carries as UUIDv7's does (`fill_ulid`, `ulid()`, a
+/// `UlidGenerator`): the spec's monotonic mode would fail there instead.
+#[cfg(feature = "__test-hooks")]
+#[test]
+fn ulid_counter_carries() {
+    let g = std::cell::RefCell::new(kuuid::UlidGenerator::new());
+    counter_carries(
+        "ULID",
+        |id: &kuuid::Ulid| id.timestamp().as_millis(),
+        Carry {
+            min: kuuid::Ulid::MIN,
+            bulk: kuuid::fill_ulid,
+            single: kuuid::ulid,
+            gen_bulk: |ids: &mut [kuuid::Ulid]| g.borrow_mut().fill(ids),
+            gen_single: || g.borrow_mut().generate(),
+        },
     );
 }
 
