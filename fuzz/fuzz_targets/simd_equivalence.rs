@@ -1,8 +1,10 @@
 //! Random batches of any length (odd tails included), any group count and
 //! stride: every path writes exactly what scalar writes, and nothing else.
+//! The same for Crockford base32 (ULID, TypeID): the words as 16-byte
+//! values, both cases.
 #![no_main]
 
-use kuuid::engine::{Isa, encode_with};
+use kuuid::engine::{Isa, base32_with, encode_with};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: (Vec<u32>, u8, u8, [u8; 8])| {
@@ -28,4 +30,19 @@ fuzz_target!(|input: (Vec<u32>, u8, u8, [u8; 8])| {
         encode_with(isa, &prefix, &words, groups, &mut got, stride, count).unwrap();
         assert!(got == want, "{isa} differs from scalar");
     }
+    let values: Vec<[u8; 16]> = words.chunks_exact(4).map(to_bytes).collect();
+    for upper in [true, false] {
+        let mut want = vec![[0u8; 26]; values.len()];
+        base32_with(Isa::Scalar, &values, &mut want, upper);
+        for isa in Isa::available() {
+            let mut got = vec![[0u8; 26]; values.len()];
+            base32_with(isa, &values, &mut got, upper);
+            assert!(got == want, "base32 on {isa} differs from scalar");
+        }
+    }
 });
+
+/// Four words as 16 bytes.
+fn to_bytes(w: &[u32]) -> [u8; 16] {
+    std::array::from_fn(|i| w[i / 4].to_le_bytes()[i % 4])
+}

@@ -3,6 +3,11 @@
 //! alphabet leaves out `I`, `L`, `O` and `U` and is in ASCII order, so the
 //! text sorts as the number it spells. This is the scalar reference.
 
+use super::Isa;
+#[cfg(target_arch = "x86_64")]
+use super::x86_64;
+use crate::engine::bytes::{Bytes, head};
+
 /// Characters of a 128-bit value.
 pub(crate) const LEN: usize = 26;
 
@@ -54,6 +59,45 @@ pub(crate) fn encode(v: u128, case: Case) -> [u8; LEN] {
         *c = alphabet[(v >> (125 - 5 * i)) as usize & 31];
     }
     out
+}
+
+/// Writes the 26 characters of each 16-byte value at the start of its
+/// `W`-byte slot on path `isa` (scalar when this CPU cannot run it): SSE4.1
+/// and AVX2 in `x86_64/{sse41,avx2}/base32.rs`; AVX-512 takes AVX2's.
+///
+/// # Panics
+/// If the slices differ in length (a bug in this crate).
+#[inline]
+#[cfg_attr(not(any(feature = "ulid", feature = "internals")), allow(dead_code))]
+pub(crate) fn encode_many<T: Bytes<16>, const W: usize>(
+    isa: Isa,
+    src: &[T],
+    out: &mut [[u8; W]],
+    case: Case,
+) {
+    const { assert!(W >= LEN) };
+    assert_eq!(src.len(), out.len(), "base32 batch length");
+    #[cfg(target_arch = "x86_64")]
+    let alphabet = match case {
+        Case::Upper => UPPER,
+        Case::Lower => LOWER,
+    };
+    match isa {
+        // SAFETY (each arm): the guard checked that this CPU runs the path.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => unsafe {
+            x86_64::avx2::base32::encode16(src, out, alphabet)
+        },
+        #[cfg(target_arch = "x86_64")]
+        Isa::Sse41 | Isa::Avx2 | Isa::Avx512 if x86_64::sse41::is_supported() => unsafe {
+            x86_64::sse41::base32::encode16(src, out, alphabet)
+        },
+        _ => {
+            for (v, o) in src.iter().zip(out) {
+                *head::<LEN, W>(o) = encode(u128::from_be_bytes(*v.bytes()), case);
+            }
+        }
+    }
 }
 
 /// Not a digit of the alphabet.
@@ -110,6 +154,26 @@ pub(crate) fn decode(text: &[u8; LEN], accept: Accept) -> Result<u128, Fault> {
         return Err(Fault::Overflow(text[0]));
     }
     Ok(v)
+}
+
+/// Crockford base32 on a chosen path (for tests, fuzzing and
+/// benchmarks): the 26 characters of each value, capitals or small
+/// letters, into `out`; returns how many (the shorter of the two).
+///
+/// ```
+/// use kuuid::engine::{base32_with, Isa};
+/// let mut out = [[0u8; 26]; 1];
+/// for isa in Isa::available() {
+///     assert_eq!(base32_with(isa, &[[0xff; 16]], &mut out, true), 1);
+///     assert_eq!(&out[0], b"7ZZZZZZZZZZZZZZZZZZZZZZZZZ");
+/// }
+/// ```
+#[cfg(feature = "internals")]
+pub fn base32_with(isa: Isa, src: &[[u8; 16]], out: &mut [[u8; LEN]], upper: bool) -> usize {
+    let n = src.len().min(out.len());
+    let case = if upper { Case::Upper } else { Case::Lower };
+    encode_many(isa, &src[..n], &mut out[..n], case);
+    n
 }
 
 #[cfg(test)]

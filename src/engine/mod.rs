@@ -84,6 +84,9 @@ pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
+#[cfg(all(feature = "internals", any(feature = "ulid", feature = "typeid")))]
+#[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
+pub use base32::base32_with;
 pub(crate) use decode::decode_ids;
 #[cfg(feature = "internals")]
 #[cfg_attr(docsrs, doc(cfg(feature = "internals")))]

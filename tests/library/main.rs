@@ -13,6 +13,7 @@ mod report;
 #[path = "../support/server.rs"]
 mod server;
 
+mod base32_paths;
 mod concurrency;
 mod couch;
 mod engine_paths;

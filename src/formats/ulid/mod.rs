@@ -232,7 +232,8 @@ impl Ulid {
         std::str::from_utf8_mut(buf).expect("base32 is ASCII")
     }
 
-    /// The texts (capitals) of many ids at once: `out[i]` gets `ids[i]`'s,
+    /// The texts (capitals) of many ids at once, on the engine's SIMD path
+    /// (AVX2 or SSE4.1; scalar elsewhere): `out[i]` gets `ids[i]`'s,
     /// for the first `min(ids.len(), out.len())` ids; returns how many. A
     /// slot may be wider than the text (`W >= 26`, checked at compile
     /// time): the text goes at its start, the rest is left as it is.
@@ -247,9 +248,7 @@ impl Ulid {
     pub fn encode_many<const W: usize>(ids: &[Ulid], out: &mut [[u8; W]]) -> usize {
         const { assert!(W >= 26, "a slot holds at least the 26 characters") };
         let n = ids.len().min(out.len());
-        for (id, slot) in ids.iter().zip(out.iter_mut()) {
-            slot[..26].copy_from_slice(&id.text_bytes());
-        }
+        base32::encode_many(crate::engine::isa(), &ids[..n], &mut out[..n], Case::Upper);
         n
     }
 
@@ -278,6 +277,13 @@ pub(crate) fn at(t: Timestamp) -> Result<Ulid, TimeError> {
     let [r0, r1, r2] = crate::local::words::<3>();
     let random = u128::from(r2) << 64 | u128::from(r1) << 32 | u128::from(r0);
     Ulid::from_parts(t.as_millis(), random)
+}
+
+impl crate::engine::hex::Bytes<16> for Ulid {
+    #[inline(always)]
+    fn bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
 }
 
 impl fmt::Display for Ulid {

@@ -1,5 +1,7 @@
 //! AVX2 (Haswell, Zen 1 and later).
 
+#[cfg(any(feature = "ulid", feature = "typeid"))]
+pub(crate) mod base32;
 mod base62;
 pub(crate) mod hex;
 pub(crate) mod xoshiro;

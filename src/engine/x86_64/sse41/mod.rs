@@ -1,5 +1,7 @@
 //! SSE4.1 (with SSSE3, which every SSE4.1 CPU has).
 
+#[cfg(any(feature = "ulid", feature = "typeid"))]
+pub(crate) mod base32;
 mod base62;
 
 pub(crate) use base62::{decode4, encode4};
