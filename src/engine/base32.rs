@@ -4,6 +4,8 @@
 //! text sorts as the number it spells. This is the scalar reference.
 
 use super::Isa;
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+use super::aarch64::neon;
 #[cfg(target_arch = "x86_64")]
 use super::x86_64;
 use crate::engine::bytes::{Bytes, head};
@@ -61,9 +63,58 @@ pub(crate) fn encode(v: u128, case: Case) -> [u8; LEN] {
     out
 }
 
+/// A SIMD kernel's plan for eight characters: where each one's 16-bit
+/// window starts (a `pshufb`/`tbl` index per byte, the low byte first; out
+/// of range reads 0) and how far right to shift the window.
+///
+/// Character `i` of 26 holds bits `5i - 2 .. 5i + 3` of the 130-bit text
+/// (two zero bits, then the value, first byte first), so it lies in the
+/// two bytes from `(5i - 2) / 8`, `11 - (5i - 2) % 8` bits from the right;
+/// the first one is the top 3 bits of byte 0, the last the low 5 of byte 15.
+#[derive(Clone, Copy)]
+pub(crate) struct Windows {
+    pub(crate) idx: [u8; 16],
+    pub(crate) shift: [u16; 8],
+}
+
+/// An index that reads 0 in `pshufb` (bit 7) and `tbl` (past 15).
+const ZERO: u8 = 0x80;
+
+const fn windows(first: usize) -> Windows {
+    let mut w = Windows {
+        idx: [ZERO; 16],
+        shift: [0; 8],
+    };
+    let mut k = 0;
+    while k < 8 {
+        let i = first + k;
+        if i == 0 {
+            w.idx[0] = 0;
+            w.shift[0] = 5;
+        } else {
+            let o = 5 * i - 2;
+            let b = o / 8;
+            w.idx[2 * k] = if b + 1 < 16 { (b + 1) as u8 } else { ZERO };
+            w.idx[2 * k + 1] = b as u8;
+            w.shift[k] = (11 - o % 8) as u16;
+        }
+        k += 1;
+    }
+    w
+}
+
+/// Characters 0..8, 8..16, 10..18 and 18..26: two 16-character halves
+/// that overlap by six, so that each 16-byte store stays inside the 26.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+pub(crate) const WINDOWS: [Windows; 4] = [windows(0), windows(8), windows(10), windows(18)];
+
 /// Writes the 26 characters of each 16-byte value at the start of its
 /// `W`-byte slot on path `isa` (scalar when this CPU cannot run it): SSE4.1
-/// and AVX2 in `x86_64/{sse41,avx2}/base32.rs`; AVX-512 takes AVX2's.
+/// and AVX2 in `x86_64/{sse41,avx2}/base32.rs` (AVX-512 takes AVX2's),
+/// NEON in `aarch64/neon/base32.rs`.
 ///
 /// # Panics
 /// If the slices differ in length (a bug in this crate).
@@ -77,7 +128,7 @@ pub(crate) fn encode_many<T: Bytes<16>, const W: usize>(
 ) {
     const { assert!(W >= LEN) };
     assert_eq!(src.len(), out.len(), "base32 batch length");
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     let alphabet = match case {
         Case::Upper => UPPER,
         Case::Lower => LOWER,
@@ -92,6 +143,8 @@ pub(crate) fn encode_many<T: Bytes<16>, const W: usize>(
         Isa::Sse41 | Isa::Avx2 | Isa::Avx512 if x86_64::sse41::is_supported() => unsafe {
             x86_64::sse41::base32::encode16(src, out, alphabet)
         },
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Isa::Neon if neon::is_supported() => unsafe { neon::base32::encode16(src, out, alphabet) },
         _ => {
             for (v, o) in src.iter().zip(out) {
                 *head::<LEN, W>(o) = encode(u128::from_be_bytes(*v.bytes()), case);

@@ -2,6 +2,8 @@
 //! the dispatchers check every path). Base62 and hex assume little-endian
 //! lanes; ChaCha's rows do not.
 
+#[cfg(all(target_endian = "little", any(feature = "ulid", feature = "typeid")))]
+pub(crate) mod base32;
 #[cfg(target_endian = "little")]
 mod base62;
 #[cfg(target_endian = "little")]

@@ -1,9 +1,8 @@
 //! Crockford base32 of 16-byte values with SSSE3 and SSE4.1, one value a
 //! 128-bit register (the AVX2 kernel runs the same steps on two).
 //!
-//! Character `i` of 26 holds bits `5i - 2 .. 5i + 3` of the 130-bit text
-//! (two zero bits, then the value, first byte first): every character lies
-//! in one 16-bit window of two neighbouring bytes. One `pshufb` gathers
+//! Every character lies in one 16-bit window of two neighbouring bytes
+//! (`engine::base32::WINDOWS` says where). One `pshufb` gathers
 //! eight windows into eight 16-bit lanes (big-endian pairs swapped into
 //! place), one `pmulhuw` by `2^(16 - s)` shifts each lane right by its own
 //! `s`, a mask keeps 5 bits; two `packuswb` make characters 0..16 and
@@ -13,38 +12,26 @@
 
 use std::arch::x86_64::*;
 
+use crate::engine::base32::{WINDOWS, Windows};
 use crate::engine::bytes::{Bytes, head};
 
-/// `pshufb` index that zeroes its byte.
-const Z: u8 = 0x80;
-
-/// For characters `first..first + 8`: the `pshufb` indexes that put each
-/// one's 16-bit window in a lane (low byte first), and the multipliers
-/// that shift each lane right to the character's 5 bits.
-const fn plan(first: usize) -> ([u8; 16], [u16; 8]) {
-    let mut idx = [Z; 16];
+/// `WINDOWS` with each shift as the `pmulhuw` multiplier `2^(16 - s)`.
+const fn plan(w: Windows) -> ([u8; 16], [u16; 8]) {
     let mut mul = [0u16; 8];
     let mut k = 0;
     while k < 8 {
-        let i = first + k;
-        if i == 0 {
-            // The top 3 bits, alone in byte 0: the window is byte 0 (low).
-            idx[0] = 0;
-            mul[0] = 1 << (16 - 5);
-        } else {
-            let o = 5 * i - 2;
-            let b = o / 8;
-            idx[2 * k] = if b + 1 < 16 { (b + 1) as u8 } else { Z };
-            idx[2 * k + 1] = b as u8;
-            mul[k] = 1 << (16 - (11 - o % 8));
-        }
+        mul[k] = 1 << (16 - w.shift[k]);
         k += 1;
     }
-    (idx, mul)
+    (w.idx, mul)
 }
 
-pub(in crate::engine::x86_64) const PLANS: [([u8; 16], [u16; 8]); 4] =
-    [plan(0), plan(8), plan(10), plan(18)];
+pub(in crate::engine::x86_64) const PLANS: [([u8; 16], [u16; 8]); 4] = [
+    plan(WINDOWS[0]),
+    plan(WINDOWS[1]),
+    plan(WINDOWS[2]),
+    plan(WINDOWS[3]),
+];
 
 /// The 16 bytes of a value.
 #[inline(always)]
