@@ -7,6 +7,7 @@
 //! | kuuids ([`Id`] of every length, [`AnyKuuid`]) | `text`, `varchar`, `char(n)`, `name` | text |
 //! | [`Uuid7`], [`Simple`] | `uuid`, or text (36 or 32 characters) | `uuid`: 16 bytes, and Postgres orders it by its bytes, so time order holds |
 //! | [`ObjectId`] | `bytea` (12 bytes), or text (24 hex) | `bytea` |
+//! | [`TypeId`](crate::TypeId) (feature `typeid`) | text (its prefix is part of it; declare it `COLLATE "C"` for time order) | text |
 //! | [`Ksuid`](crate::Ksuid) (feature `ksuid`) | `bytea` (20 bytes), or text (27 characters) | `bytea` |
 //! | [`Ulid`](crate::Ulid) (feature `ulid`) | `uuid` (its 16 bytes, any version bits), or text (26 characters) | `uuid`: byte order is time order |
 //!
@@ -236,5 +237,30 @@ impl<'a> FromSql<'a> for crate::formats::ksuid::Ksuid {
 
     fn accepts(ty: &Type) -> bool {
         *ty == Type::BYTEA || <&str as FromSql>::accepts(ty)
+    }
+}
+
+#[cfg(feature = "typeid")]
+impl ToSql for crate::formats::typeid::TypeId {
+    fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
+        let mut buf = [0; Self::MAX_LEN];
+        self.encode(&mut buf).to_sql(ty, out)
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        is_text(ty)
+    }
+
+    to_sql_checked!();
+}
+
+#[cfg(feature = "typeid")]
+impl<'a> FromSql<'a> for crate::formats::typeid::TypeId {
+    fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<Self, BoxError> {
+        Ok(<&str as FromSql>::from_sql(ty, raw)?.parse()?)
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        <&str as FromSql>::accepts(ty)
     }
 }

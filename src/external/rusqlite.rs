@@ -9,6 +9,7 @@
 //! | [`ObjectId`] | BLOB, 12 bytes | BLOB 12, TEXT 24 |
 //! | [`Ulid`](crate::Ulid) (feature `ulid`) | BLOB, 16 bytes | BLOB 16, TEXT 26 (either case) |
 //! | [`Ksuid`](crate::Ksuid) (feature `ksuid`) | BLOB, 20 bytes | BLOB 20, TEXT 27 |
+//! | [`TypeId`](crate::TypeId) (feature `typeid`) | TEXT (its prefix is part of it) | TEXT |
 //!
 //! SQLite's default collation, `BINARY`, compares TEXT and BLOB with
 //! `memcmp`, so every one of these sorts in time order in an index and in
@@ -145,5 +146,19 @@ impl FromSql for crate::formats::ksuid::Ksuid {
         blob_or_text(value, |b| {
             Ok::<_, std::convert::Infallible>(crate::formats::ksuid::Ksuid::from_bytes(b))
         })
+    }
+}
+
+#[cfg(feature = "typeid")]
+impl ToSql for crate::formats::typeid::TypeId {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.to_string()))
+    }
+}
+
+#[cfg(feature = "typeid")]
+impl FromSql for crate::formats::typeid::TypeId {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        Self::parse_bytes(value.as_bytes()?).map_err(FromSqlError::other)
     }
 }

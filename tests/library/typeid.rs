@@ -144,3 +144,61 @@ fn serde_writes_the_text_everywhere() {
     let e = serde_json::from_str::<TypeId>("\"User_01h455vb4pex5vsknk084sn02q\"").unwrap_err();
     assert!(e.to_string().contains("index 0"), "{e}");
 }
+
+/// TypeIDs in a SQLite TEXT column sort as their text (`BINARY`) and
+/// read back; a bad one is a typed error.
+#[cfg(feature = "rusqlite")]
+#[test]
+fn typeids_in_sqlite_text() {
+    let db = rusqlite::Connection::open_in_memory().unwrap();
+    db.execute("CREATE TABLE t (id TEXT PRIMARY KEY) STRICT", [])
+        .unwrap();
+    let mut ids: Vec<TypeId> = ["user", "org", "user_account"]
+        .iter()
+        .flat_map(|p| {
+            let p = TypeIdPrefix::new(p).unwrap();
+            (0..50).map(move |_| kuuid::typeid(p))
+        })
+        .collect();
+    for id in ids.iter().rev() {
+        db.execute("INSERT INTO t VALUES (?1)", [id]).unwrap();
+    }
+    ids.sort();
+    let mut q = db.prepare("SELECT id FROM t ORDER BY id").unwrap();
+    let got: Vec<TypeId> = q
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(got, ids);
+    let e = db
+        .query_row("SELECT 'User_01h455vb4pex5vsknk084sn02q'", [], |r| {
+            r.get::<_, TypeId>(0)
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("index 0"), "{e}");
+}
+
+/// The same in PostgreSQL's `text COLLATE "C"`.
+#[cfg(feature = "postgres-types")]
+#[test]
+fn typeids_in_postgres_text() {
+    let Some(mut db) = crate::servers::postgres::client() else {
+        return;
+    };
+    db.batch_execute("CREATE TEMP TABLE t (id text COLLATE \"C\" PRIMARY KEY)")
+        .unwrap();
+    let p = TypeIdPrefix::new("user").unwrap();
+    let mut ids: Vec<TypeId> = (0..200).map(|_| kuuid::typeid(p)).collect();
+    for id in ids.iter().rev() {
+        db.execute("INSERT INTO t VALUES ($1)", &[id]).unwrap();
+    }
+    ids.sort();
+    let got: Vec<TypeId> = db
+        .query("SELECT id FROM t ORDER BY id", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(got, ids);
+}
