@@ -152,6 +152,7 @@ fn sysfs_caches() -> Vec<String> {
 /// One cache as CPUID's deterministic cache leaf describes it (Intel's
 /// leaf 4 and AMD's 0x8000001D share the layout): its level and name, or
 /// `None` past the last cache (type 0).
+#[cfg(any(target_arch = "x86_64", test))]
 fn cpuid_cache(eax: u32, ebx: u32, ecx: u32) -> Option<(u32, String)> {
     let kind = match eax & 0x1f {
         1 => "d",
