@@ -3,8 +3,7 @@
 //! (below 2^32) six times gives five digits a pass, so the text takes 30
 //! word divisions instead of the 135 of a digit-at-a-time long division.
 
-use super::ALPHABET;
-use super::scalar::DIGIT;
+use super::scalar::{DIGIT, encode_group};
 
 /// Characters of a 160-bit value.
 pub(crate) const LEN: usize = 27;
@@ -21,24 +20,24 @@ const CHUNK: u64 = 916_132_832;
 pub(crate) fn encode(bytes: &[u8; 20]) -> [u8; LEN] {
     let mut words: [u32; 5] =
         std::array::from_fn(|i| u32::from_be_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap()));
-    let mut out = [b'0'; LEN];
-    // Five digits a pass, least significant first: 27 = 5 * 5 + 2.
-    let mut end = LEN;
-    while end > 0 {
+    // Five digits a pass, least significant first (27 = 5 * 5 + 2), each
+    // remainder (below 62^5) written as six digits by the kuuid group
+    // encoder (division-free, checked for every u32): its leading zero
+    // lands where the next pass writes, the last pass's four in the slack.
+    let mut buf = [b'0'; LEN + 4];
+    let mut end = buf.len();
+    for _ in 0..6 {
         let mut rem = 0u64;
         for w in &mut words {
             let cur = rem << 32 | u64::from(*w);
             *w = (cur / CHUNK) as u32;
             rem = cur % CHUNK;
         }
-        let start = end.saturating_sub(5);
-        for slot in out[start..end].iter_mut().rev() {
-            *slot = ALPHABET[(rem % 62) as usize];
-            rem /= 62;
-        }
-        end = start;
+        let group: &mut [u8; 6] = (&mut buf[end - 6..end]).try_into().expect("6 bytes");
+        encode_group(rem as u32, group);
+        end -= 5;
     }
-    out
+    *buf.last_chunk().expect("27 bytes")
 }
 
 /// What is wrong with a 27-character text.
@@ -92,6 +91,7 @@ mod tests {
     /// The value as a `u128` pair, by long division digit by digit (the
     /// slow way, as a second reference).
     fn slow(bytes: &[u8; 20]) -> [u8; LEN] {
+        use crate::engine::ALPHABET;
         let mut n: Vec<u32> = bytes.iter().copied().map(u32::from).collect();
         let mut out = [b'0'; LEN];
         for slot in out.iter_mut().rev() {
