@@ -113,6 +113,49 @@ fn decode(c: &mut Criterion) {
     g.finish();
 }
 
+/// ULIDs' Crockford base32 per path, both ways; `Ulid::parse_many` and,
+/// for scale, `Ulid::parse_bytes` one line after another.
+fn base32(c: &mut Criterion) {
+    const N: usize = 32 * 1024;
+    let mut g = c.benchmark_group("base32");
+    let mut ids = vec![kuuid::Ulid::MIN; N];
+    kuuid::fill_ulid(&mut ids);
+    let text: Vec<u8> = ids
+        .iter()
+        .flat_map(|id| format!("{id}\n").into_bytes())
+        .collect();
+    let values: Vec<[u8; 16]> = ids.iter().map(|id| *id.as_bytes()).collect();
+    let mut lines = vec![[0u8; 26]; N];
+    let mut out = vec![[0u8; 16]; N];
+    g.throughput(Throughput::Elements(N as u64));
+    for isa in Isa::available() {
+        g.bench_function(BenchmarkId::new(format!("encode/{}", isa.name()), N), |b| {
+            b.iter(|| kuuid::engine::base32_with(isa, black_box(&values), &mut lines, true))
+        });
+    }
+    for isa in Isa::available() {
+        g.bench_function(BenchmarkId::new(format!("decode/{}", isa.name()), N), |b| {
+            b.iter(|| {
+                let n =
+                    kuuid::engine::base32_decode_with(isa, black_box(&text), 27, &mut out, false);
+                assert_eq!(n, Ok(N));
+            })
+        });
+    }
+    let mut back = vec![kuuid::Ulid::MIN; N];
+    g.bench_function(BenchmarkId::new("parse_many", N), |b| {
+        b.iter(|| kuuid::Ulid::parse_many(black_box(&text), 27, &mut back).unwrap())
+    });
+    g.bench_function(BenchmarkId::new("parse_bytes", N), |b| {
+        b.iter(|| {
+            for (line, id) in black_box(&text).chunks_exact(27).zip(&mut back) {
+                *id = kuuid::Ulid::parse_bytes(&line[..26]).unwrap();
+            }
+        })
+    });
+    g.finish();
+}
+
 /// The candidates for the secure RNG (and xoshiro for scale), 4 KiB per
 /// call as the generator draws them: the measurement behind `rng/secure.rs`.
 fn rng(c: &mut Criterion) {
@@ -177,5 +220,5 @@ fn config() -> Criterion {
         .sample_size(20)
 }
 
-criterion_group! { name = benches; config = config(); targets = encode, bulk, decode, rng }
+criterion_group! { name = benches; config = config(); targets = encode, bulk, decode, base32, rng }
 criterion_main!(benches);

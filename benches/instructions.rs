@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
-use kuuid::engine::{Isa, decode_with, encode_with};
+use kuuid::engine::{Isa, base32_decode_with, base32_with, decode_with, encode_with};
 use kuuid::order::{KeyBuf, key_between, key_between_into};
 use kuuid::{Generator, Kuuid, RngKind};
 
@@ -55,6 +55,47 @@ fn decode_4096((isa, text, mut p, mut w): (Isa, Vec<u8>, Vec<u64>, Vec<u32>)) ->
         return 0;
     }
     decode_with(isa, black_box(&text), 33, &mut p, &mut w).unwrap()
+}
+
+/// The path, 4096 16-byte values, and room for their base32 text.
+fn base32_input(isa: Isa) -> (Isa, Vec<[u8; 16]>, Vec<[u8; 26]>) {
+    let (_, words, _) = encode_input(isa);
+    let values = words
+        .chunks_exact(4)
+        .map(|w| std::array::from_fn(|i| w[i / 4].to_le_bytes()[i % 4]))
+        .collect();
+    (isa, values, vec![[0u8; 26]; N])
+}
+
+// Crockford base32 (ULID, TypeID), 4096 values each way.
+#[library_benchmark]
+#[bench::scalar(args = (Isa::Scalar), setup = base32_input)]
+#[bench::sse41(args = (Isa::Sse41), setup = base32_input)]
+#[bench::avx2(args = (Isa::Avx2), setup = base32_input)]
+fn base32_4096((isa, values, mut out): (Isa, Vec<[u8; 16]>, Vec<[u8; 26]>)) -> Vec<[u8; 26]> {
+    if isa.is_supported() {
+        base32_with(isa, black_box(&values), &mut out, true);
+    }
+    out
+}
+
+/// The path, 4096 texts of base32 (one after another), and room for
+/// their values.
+fn base32_text_input(isa: Isa) -> (Isa, Vec<u8>, Vec<[u8; 16]>) {
+    let (_, values, mut text) = base32_input(isa);
+    base32_with(Isa::Scalar, &values, &mut text, true);
+    (isa, text.concat(), values)
+}
+
+#[library_benchmark]
+#[bench::scalar(args = (Isa::Scalar), setup = base32_text_input)]
+#[bench::sse41(args = (Isa::Sse41), setup = base32_text_input)]
+#[bench::avx2(args = (Isa::Avx2), setup = base32_text_input)]
+fn decode_base32_4096((isa, text, mut out): (Isa, Vec<u8>, Vec<[u8; 16]>)) -> usize {
+    if !isa.is_supported() {
+        return 0;
+    }
+    base32_decode_with(isa, black_box(&text), 26, &mut out, false).unwrap()
 }
 
 #[library_benchmark]
@@ -210,7 +251,7 @@ fn key_between_into_501((pairs, mut buf): (Pairs, KeyBuf)) -> (Pairs, KeyBuf, us
 
 library_benchmark_group!(
     name = engine;
-    benchmarks = encode_4096, decode_4096, fill_4096, first, id_1000, object_id_1000, v7_1000, idms_monotonic_1000, ulid_1000, v7_generator_1000, generator_1000,
+    benchmarks = encode_4096, decode_4096, base32_4096, decode_base32_4096, fill_4096, first, id_1000, object_id_1000, v7_1000, idms_monotonic_1000, ulid_1000, v7_generator_1000, generator_1000,
         key_between_501, key_between_into_501
 );
 

@@ -1,8 +1,9 @@
 //! Arbitrary bytes never panic any parser, and every path agrees with the
-//! scalar decoder on which ids are valid and what they hold.
+//! scalar decoder on which ids are valid and what they hold; the same for
+//! ULIDs' Crockford base32.
 #![no_main]
 
-use kuuid::engine::{Isa, decode_with};
+use kuuid::engine::{Isa, base32_decode_with, decode_with};
 use kuuid::{AnyKuuid, Kuuid};
 use libfuzzer_sys::fuzz_target;
 
@@ -55,5 +56,28 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(id.text_bytes()[..], data.to_ascii_uppercase()[..]);
         }
         Err(_) => assert!(!valid),
+    }
+    // ULIDs in bulk: the data as 26- and 27-byte records, either case or
+    // small letters only, on every path as on scalar; `parse_many` stops
+    // where the engine does.
+    for stride in [26usize, 27] {
+        let count = data.len().checked_sub(26).map_or(0, |n| n / stride + 1);
+        for lower_only in [false, true] {
+            let mut want = vec![[0u8; 16]; count];
+            let n0 = base32_decode_with(Isa::Scalar, data, stride, &mut want, lower_only).unwrap();
+            for isa in Isa::available() {
+                let mut got = vec![[0u8; 16]; count];
+                let n = base32_decode_with(isa, data, stride, &mut got, lower_only).unwrap();
+                assert_eq!(n, n0, "base32 decode on {isa}");
+                assert_eq!(got[..n], want[..n0], "base32 decode on {isa}");
+            }
+            if !lower_only {
+                let mut ids = vec![kuuid::Ulid::MIN; count];
+                match kuuid::Ulid::parse_many(data, stride, &mut ids) {
+                    Ok(()) => assert_eq!(n0, count),
+                    Err(e) => assert_eq!(e.index, n0),
+                }
+            }
+        }
     }
 });

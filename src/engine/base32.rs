@@ -8,7 +8,7 @@ use super::Isa;
 use super::aarch64::neon;
 #[cfg(target_arch = "x86_64")]
 use super::x86_64;
-use crate::engine::bytes::{Bytes, head};
+use crate::engine::bytes::{Bytes, BytesMut, head};
 
 /// Characters of a 128-bit value.
 pub(crate) const LEN: usize = 26;
@@ -236,6 +236,152 @@ pub fn base32_with(isa: Isa, src: &[[u8; 16]], out: &mut [[u8; LEN]], upper: boo
     let case = if upper { Case::Upper } else { Case::Lower };
     encode_many(isa, &src[..n], &mut out[..n], case);
     n
+}
+
+/// Each byte's digit in the ASCII rows `0x30..0x60` (row `r` starts at
+/// `0x30 + 16 r`), `NONE` outside the alphabet: a SIMD decoder looks each
+/// byte's low nibble up in the row its high nibble names. Small letters
+/// (rows `0x60` and `0x70`) have the capitals' low nibbles and take rows
+/// 1 and 2; the alphabet has no byte below `0x30` or above `z`.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+pub(crate) const ROWS: [[u8; 16]; 3] = {
+    let t = table(true, false);
+    let mut rows = [[NONE; 16]; 3];
+    let mut i = 0;
+    while i < 48 {
+        rows[i / 16][i % 16] = t[0x30 + i];
+        i += 1;
+    }
+    rows
+};
+
+/// A SIMD decoder's last step: where each of the 16 bytes comes from in
+/// the two folded registers, `[0]` from characters 0..10 after six zero
+/// digits, `[1]` from characters 10..26. Each 64-bit lane holds 8
+/// characters' 40 bits, least significant byte first; the first lane of
+/// `[0]` has only its low byte (the value's top 2 bits above 128 are
+/// zero).
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+pub(crate) const FROM_FOLDED: [[u8; 16]; 2] = {
+    const Z: u8 = ZERO;
+    [
+        [0, 12, 11, 10, 9, 8, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z],
+        [Z, Z, Z, Z, Z, Z, 4, 3, 2, 1, 0, 12, 11, 10, 9, 8],
+    ]
+};
+
+/// Decodes the 26-character texts at `text[i * stride..]` into `out[i]` on
+/// path `isa` (scalar where this CPU cannot run it): SSE4.1 and AVX2 in
+/// `x86_64/{sse41,avx2}/base32.rs`, NEON in `aarch64/neon/base32.rs`.
+/// Returns how many leading texts were valid (`out.len()` when all were,
+/// else the index of the first bad one); `out` from there on holds
+/// unspecified values.
+///
+/// # Panics
+/// If `stride < 26` or `text` is too short for `out.len()` texts (a bug in
+/// this crate: every caller sizes its batch).
+#[inline]
+#[cfg_attr(not(any(feature = "ulid", feature = "internals")), allow(dead_code))]
+pub(crate) fn decode_many<T: BytesMut<16>>(
+    isa: Isa,
+    text: &[u8],
+    stride: usize,
+    out: &mut [T],
+    accept: Accept,
+) -> usize {
+    if out.is_empty() {
+        return 0;
+    }
+    assert!(
+        stride >= LEN && super::batch_fits(out.len(), stride, LEN, text.len()),
+        "base32 decode batch shape"
+    );
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    let lower = accept == Accept::Lower;
+    match isa {
+        // SAFETY (each arm): the guard checked that this CPU runs the path;
+        // the assertion above, the kernel's shape.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 | Isa::Avx512 if x86_64::avx2::is_supported() => unsafe {
+            x86_64::avx2::base32::decode16(text, stride, out, lower)
+        },
+        #[cfg(target_arch = "x86_64")]
+        Isa::Sse41 | Isa::Avx2 | Isa::Avx512 if x86_64::sse41::is_supported() => unsafe {
+            x86_64::sse41::base32::decode16(text, stride, out, lower)
+        },
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Isa::Neon if neon::is_supported() => unsafe {
+            neon::base32::decode16(text, stride, out, lower)
+        },
+        _ => {
+            for (i, o) in out.iter_mut().enumerate() {
+                match decode(text_at(text, i, stride), accept) {
+                    Ok(v) => *o.bytes_mut() = v.to_be_bytes(),
+                    Err(_) => return i,
+                }
+            }
+            out.len()
+        }
+    }
+}
+
+/// The 26 bytes of text `i` of a batch.
+#[inline(always)]
+pub(crate) fn text_at(text: &[u8], i: usize, stride: usize) -> &[u8; LEN] {
+    text[i * stride..]
+        .first_chunk()
+        .expect("the batch's shape was checked")
+}
+
+/// Crockford base32 decoding on a chosen path (for tests, fuzzing and
+/// benchmarks): the texts at `text[i * stride..]` (capitals or small
+/// letters, or small letters only when `lower_only`) into `out[i]`;
+/// returns how many leading texts were valid (the batch behind
+/// `Ulid::parse_many`).
+///
+/// ```
+/// use kuuid::engine::{base32_decode_with, Isa};
+/// let text = b"7ZZZZZZZZZZZZZZZZZZZZZZZZZ 0000000000000000000000000L";
+/// for isa in Isa::available() {
+///     let mut out = [[0u8; 16]; 2];
+///     assert_eq!(base32_decode_with(isa, text, 27, &mut out, false)?, 1);
+///     assert_eq!(out[0], [0xff; 16]);
+/// }
+/// # Ok::<(), kuuid::engine::EngineError>(())
+/// ```
+#[cfg(feature = "internals")]
+pub fn base32_decode_with(
+    isa: Isa,
+    text: &[u8],
+    stride: usize,
+    out: &mut [[u8; 16]],
+    lower_only: bool,
+) -> Result<usize, super::EngineError> {
+    use super::{EngineError, IsaError};
+    if !isa.is_supported() {
+        return Err(EngineError::Isa(IsaError::Unsupported(isa)));
+    }
+    if out.is_empty() {
+        return Ok(0);
+    }
+    if stride < LEN {
+        return Err(EngineError::Shape("stride is shorter than an id"));
+    }
+    if !super::batch_fits(out.len(), stride, LEN, text.len()) {
+        return Err(EngineError::Shape("text too short for count ids"));
+    }
+    let accept = if lower_only {
+        Accept::Lower
+    } else {
+        Accept::AnyCase
+    };
+    Ok(decode_many(isa, text, stride, out, accept))
 }
 
 #[cfg(test)]

@@ -17,6 +17,20 @@ impl<const N: usize> Bytes<N> for [u8; N] {
     }
 }
 
+/// A value the batch decoders write as `N` bytes.
+#[cfg_attr(not(any(feature = "ulid", feature = "internals")), allow(dead_code))]
+pub(crate) trait BytesMut<const N: usize> {
+    /// The bytes, in text order, to overwrite.
+    fn bytes_mut(&mut self) -> &mut [u8; N];
+}
+
+impl<const N: usize> BytesMut<N> for [u8; N] {
+    #[inline(always)]
+    fn bytes_mut(&mut self) -> &mut [u8; N] {
+        self
+    }
+}
+
 /// The first `N` bytes of a `W`-byte output slot, where a batch encoder
 /// writes a text (`W >= N`, checked at compile time by the callers'
 /// `const` assertions, so the `expect` compiles away).

@@ -67,7 +67,7 @@ pub(crate) mod base32;
 // Base62 of 160 bits (KSUID).
 #[cfg(feature = "ksuid")]
 pub(crate) mod base62_160;
-mod bytes;
+pub(crate) mod bytes;
 mod decode;
 pub(crate) mod divide;
 mod error;
@@ -86,7 +86,7 @@ pub(crate) mod x86_64;
 
 #[cfg(all(feature = "internals", any(feature = "ulid", feature = "typeid")))]
 #[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
-pub use base32::base32_with;
+pub use base32::{base32_decode_with, base32_with};
 pub(crate) use decode::decode_ids;
 #[cfg(feature = "internals")]
 #[cfg_attr(docsrs, doc(cfg(feature = "internals")))]

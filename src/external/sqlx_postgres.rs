@@ -8,6 +8,11 @@
 //! | [`ObjectId`] | `bytea` (12 bytes), or text (24 hex) | `bytea` |
 //! | [`Ksuid`](crate::Ksuid) (feature `ksuid`) | `bytea` (20 bytes), or text (27 characters) | `bytea` |
 //! | [`Ulid`](crate::Ulid) (feature `ulid`) | `uuid` (its 16 bytes) | `uuid`: byte order is time order |
+//! | [`TypeId`](crate::TypeId) (feature `typeid`) | text types, as kuuids | `text` (its prefix is part of it; `COLLATE "C"` for time order) |
+//!
+//! A TypeID whose column holds one prefix can keep only its UUIDv7 in a
+//! `uuid` column: bind [`TypeId::uuid7`](crate::TypeId::uuid7) (a
+//! [`Uuid7`]) and rebuild with [`TypeId::new`](crate::TypeId::new).
 //!
 //! Each type also has its array type, for `= ANY($1)`. The conversions
 //! lean on sqlx's own `&str` and `Vec<u8>` ones, so the text and binary
@@ -194,6 +199,45 @@ macro_rules! bytea_id {
             }
         }
     };
+}
+
+#[cfg(feature = "typeid")]
+mod typeid {
+    use super::*;
+    use crate::formats::typeid::TypeId;
+
+    impl Type<Postgres> for TypeId {
+        fn type_info() -> PgTypeInfo {
+            <&str as Type<Postgres>>::type_info()
+        }
+
+        fn compatible(ty: &PgTypeInfo) -> bool {
+            <&str as Type<Postgres>>::compatible(ty)
+        }
+    }
+
+    impl PgHasArrayType for TypeId {
+        fn array_type_info() -> PgTypeInfo {
+            <&str as PgHasArrayType>::array_type_info()
+        }
+
+        fn array_compatible(ty: &PgTypeInfo) -> bool {
+            <&str as PgHasArrayType>::array_compatible(ty)
+        }
+    }
+
+    impl Encode<'_, Postgres> for TypeId {
+        fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxError> {
+            let mut text = [0; TypeId::MAX_LEN];
+            <&str as Encode<Postgres>>::encode(self.encode(&mut text), buf)
+        }
+    }
+
+    impl Decode<'_, Postgres> for TypeId {
+        fn decode(value: PgValueRef<'_>) -> Result<Self, BoxError> {
+            Ok(text(value)?.parse()?)
+        }
+    }
 }
 
 // A `bytea` column's 12 bytes, or a text column's 24 hex digits.

@@ -10,6 +10,7 @@
 //! | [`ObjectId`] | BLOB, 12 bytes | BLOB 12, TEXT 24 |
 //! | [`Ulid`](crate::Ulid) (feature `ulid`) | BLOB, 16 bytes | BLOB 16, TEXT 26 |
 //! | [`Ksuid`](crate::Ksuid) (feature `ksuid`) | BLOB, 20 bytes | BLOB 20, TEXT 27 |
+//! | [`TypeId`](crate::TypeId) (feature `typeid`) | TEXT (its prefix is part of it) | TEXT |
 //!
 //! SQLite's default `BINARY` collation compares TEXT and BLOB with
 //! `memcmp`, so all of these sort in time order. A value that is not an id
@@ -95,6 +96,33 @@ macro_rules! kuuid_as_text {
 
 kuuid_as_text!([const LEN: usize] Id<LEN>, Id::<LEN>::parse_bytes);
 kuuid_as_text!([] AnyKuuid, AnyKuuid::parse_bytes);
+
+#[cfg(feature = "typeid")]
+mod typeid {
+    use super::*;
+    use crate::formats::typeid::TypeId;
+
+    impl Type<Sqlite> for TypeId {
+        fn type_info() -> SqliteTypeInfo {
+            text_type()
+        }
+    }
+
+    impl Encode<'_, Sqlite> for TypeId {
+        fn encode_by_ref(&self, buf: &mut SqliteArgumentsBuffer) -> Result<IsNull, BoxError> {
+            let mut text = [0; TypeId::MAX_LEN];
+            encode_text(self.encode(&mut text), buf)
+        }
+    }
+
+    impl Decode<'_, Sqlite> for TypeId {
+        fn decode(value: SqliteValueRef<'_>) -> Result<Self, BoxError> {
+            Ok(TypeId::parse_bytes(
+                <&str as Decode<Sqlite>>::decode(value)?.as_bytes(),
+            )?)
+        }
+    }
+}
 
 impl Type<Sqlite> for Uuid7 {
     fn type_info() -> SqliteTypeInfo {

@@ -85,7 +85,8 @@ pub(crate) fn decode(text: &[u8], words: &mut [u32]) -> Result<u64, ParseError> 
     })
 }
 
-/// The first id of a batch that failed to parse: which one, and why.
+/// The first id of a batch that failed to parse: which one, and why
+/// (`E`, the id type's own parse error: [`ParseError`] for kuuids).
 ///
 /// ```
 /// let text = b"001eVnWK000000000000000000000000001eVnWK4gfFC4000000000000000000";
@@ -95,20 +96,20 @@ pub(crate) fn decode(text: &[u8], words: &mut [u32]) -> Result<u64, ParseError> 
 /// assert_eq!(err.error, kuuid::ParseError::GroupOverflow { index: 8 });
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ManyError {
+pub struct ManyError<E = ParseError> {
     /// Which id (0-based) in the batch.
     pub index: usize,
     /// What is wrong with it (byte indexes are within that id).
-    pub error: ParseError,
+    pub error: E,
 }
 
-impl fmt::Display for ManyError {
+impl<E: fmt::Display> fmt::Display for ManyError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "id {} of the batch: {}", self.index, self.error)
     }
 }
 
-impl std::error::Error for ManyError {}
+impl<E: std::error::Error> std::error::Error for ManyError<E> {}
 
 /// A count of bytes in a message: "1 byte", "3 bytes".
 struct Bytes(usize);

@@ -113,3 +113,60 @@ fn errors_say_what_and_where() {
     let v7 = kuuid::v7();
     assert_eq!(kuuid::Uuid7::try_from(Ulid::from(v7)), Ok(v7));
 }
+
+/// A batch reads as one `parse` after another (on the process's path,
+/// which `KUUID_ISA` forces): the same values, and the first bad text's
+/// own error at its index, a short last text a length error.
+#[test]
+fn parse_many_is_parse_one_after_another() {
+    let ids: Vec<Ulid> = values().into_iter().map(Ulid::from_u128).collect();
+    let mut text = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        let t = id.to_string();
+        text.extend_from_slice(if i % 3 == 0 { t.to_lowercase() } else { t }.as_bytes());
+        text.extend_from_slice(b"\r\n");
+    }
+    let mut back = vec![Ulid::MIN; ids.len()];
+    Ulid::parse_many(&text, 28, &mut back).unwrap();
+    assert_eq!(back, ids);
+    // The last line without its line end is still whole; one byte less is not.
+    let mut back = vec![Ulid::MIN; ids.len()];
+    Ulid::parse_many(&text[..text.len() - 2], 28, &mut back).unwrap();
+    let short = Ulid::parse_many(&text[..text.len() - 3], 28, &mut back).unwrap_err();
+    assert_eq!(short.index, ids.len() - 1);
+    assert_eq!(
+        short.error,
+        UlidParseError::Length {
+            expected: &[26],
+            found: 25
+        }
+    );
+    // Each kind of fault, at every index of a short batch.
+    for at in 0..5 {
+        for (pos, byte) in [(0, b'8'), (25, b'U'), (12, b'-'), (3, 0xc3)] {
+            let mut t = text[..5 * 28].to_vec();
+            t[at * 28 + pos] = byte;
+            let mut out = [Ulid::MIN; 5];
+            let e = Ulid::parse_many(&t, 28, &mut out).unwrap_err();
+            let one = Ulid::parse_bytes(&t[at * 28..at * 28 + 26]).unwrap_err();
+            assert_eq!((e.index, e.error), (at, one));
+            assert_eq!(out[..at], ids[..at]);
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("id {at} of the batch: "))
+            );
+        }
+    }
+    // A stride shorter than a ULID, even for no ids; no ids from no text.
+    let e = Ulid::parse_many(&text, 25, &mut []).unwrap_err();
+    assert_eq!(e.index, 0);
+    assert_eq!(Ulid::parse_many(b"", 26, &mut []), Ok(()));
+    let e = Ulid::parse_many(b"", 26, &mut [Ulid::MIN]).unwrap_err();
+    assert_eq!(
+        e.error,
+        UlidParseError::Length {
+            expected: &[26],
+            found: 0
+        }
+    );
+}

@@ -11,7 +11,7 @@ use std::str::FromStr;
 use super::sequence::COUNTER_BITS;
 use super::uuid_layout::MAX_UNIX_MILLIS;
 use crate::engine::base32::{self, Accept, Case, Fault};
-use crate::parse::UlidParseError;
+use crate::parse::{ManyError, UlidParseError};
 use crate::time::{IntoTimestamp, TimeError, TimeField, Timestamp};
 
 pub use generator::UlidGenerator;
@@ -252,6 +252,55 @@ impl Ulid {
         n
     }
 
+    /// Parses `out.len()` ULIDs laid out every `stride` bytes of `text` (27
+    /// for newline-terminated lines) into `out`, read as
+    /// [`parse_bytes`](Self::parse_bytes) reads one; stops at the first bad
+    /// one (the ids before it are written, the rest of `out` is
+    /// unspecified). Decoded in bulk on the SIMD engine (AVX2, SSE4.1 or
+    /// NEON; scalar elsewhere), at several times the speed of one
+    /// `parse` after another.
+    ///
+    /// ```
+    /// use kuuid::{ManyError, Ulid, UlidParseError};
+    /// let mut ids = [Ulid::MIN; 100];
+    /// kuuid::fill_ulid(&mut ids);
+    /// let text: String = ids.iter().map(|id| format!("{id}\n")).collect();
+    /// let mut back = [Ulid::MIN; 100];
+    /// Ulid::parse_many(text.as_bytes(), 27, &mut back)?;
+    /// assert_eq!(back, ids);
+    ///
+    /// let err = Ulid::parse_many(b"01ARZ3NDEKTSV4RRFFQ69G5FAV 01ARZ3NDEKTSV4RRFFQ69G5FAU", 27, &mut back[..2]);
+    /// assert_eq!(err, Err(ManyError { index: 1, error: UlidParseError::InvalidByte { index: 25, byte: b'U' } }));
+    /// # Ok::<(), ManyError<UlidParseError>>(())
+    /// ```
+    pub fn parse_many(
+        text: &[u8],
+        stride: usize,
+        out: &mut [Ulid],
+    ) -> Result<(), ManyError<UlidParseError>> {
+        const LEN: usize = base32::LEN;
+        // Checked even for no ids: a stride of 0 would divide by zero below.
+        if stride < LEN {
+            let error = UlidParseError::Length {
+                expected: &[LEN],
+                found: stride,
+            };
+            return Err(ManyError { index: 0, error });
+        }
+        // Ids wholly inside `text`; a short last one is a length error.
+        let fits = text.len().checked_sub(LEN).map_or(0, |n| n / stride + 1);
+        let whole = out.len().min(fits);
+        let isa = crate::engine::isa();
+        let done = base32::decode_many(isa, text, stride, &mut out[..whole], Accept::AnyCase);
+        if done == out.len() {
+            return Ok(());
+        }
+        let start = (done * stride).min(text.len());
+        let end = (start + LEN).min(text.len());
+        let error = Self::parse_bytes(&text[start..end]).expect_err("the engine refused it");
+        Err(ManyError { index: done, error })
+    }
+
     /// The ULID `text` spells (26 characters, either case).
     ///
     /// ```
@@ -277,6 +326,12 @@ pub(crate) fn at(t: Timestamp) -> Result<Ulid, TimeError> {
     let [r0, r1, r2] = crate::local::words::<3>();
     let random = u128::from(r2) << 64 | u128::from(r1) << 32 | u128::from(r0);
     Ulid::from_parts(t.as_millis(), random)
+}
+
+impl crate::engine::bytes::BytesMut<16> for Ulid {
+    fn bytes_mut(&mut self) -> &mut [u8; 16] {
+        &mut self.0
+    }
 }
 
 impl crate::engine::hex::Bytes<16> for Ulid {
