@@ -168,6 +168,12 @@ fn bulk(c: &mut Criterion) {
             black_box(&t26);
         })
     });
+    g.bench_function("kuuid fill_ulid_text (26)", |b| {
+        b.iter(|| {
+            kuuid::fill_ulid_text(&mut t26);
+            black_box(&t26);
+        })
+    });
     g.bench_function("ulid Ulid::generate (26)", |b| {
         b.iter(|| {
             texts(&mut t26, |s| {

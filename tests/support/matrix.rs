@@ -44,7 +44,8 @@ pub enum Source {
     /// `kuuid::idms_monotonic()` on the precise clock; bulk:
     /// `fill_idms_monotonic`.
     KuuidOrderedPrecise,
-    /// `kuuid::ulid()`; bulk: `kuuid::fill_ulid`.
+    /// `kuuid::ulid()`; bulk: `kuuid::fill_ulid_text` (`fill_ulid`'s claims),
+    /// read back with `Ulid::parse_many`.
     Ulid,
     /// A `UlidGenerator` per thread.
     UlidGenerator,
@@ -268,7 +269,12 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
         Source::Ulid | Source::UlidGenerator => {
             let mut ids = vec![kuuid::Ulid::MIN; n];
             if src == Source::Ulid {
-                kuuid::fill_ulid(&mut ids);
+                // In bulk as a loader mints them: straight to text (through
+                // `fill_ulid`'s claims), read back by the SIMD decoder.
+                let mut text = vec![[0u8; 26]; n];
+                kuuid::fill_ulid_text(&mut text);
+                kuuid::Ulid::parse_many(text.as_flattened(), 26, &mut ids)
+                    .map_err(|e| e.to_string())?;
             } else {
                 ULIDG.with(|g| g.borrow_mut().fill(&mut ids));
             }

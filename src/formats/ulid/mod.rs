@@ -15,7 +15,7 @@ use crate::parse::{ManyError, UlidParseError};
 use crate::time::{IntoTimestamp, TimeError, TimeField, Timestamp};
 
 pub use generator::UlidGenerator;
-pub(crate) use state::{fill_now, now};
+pub(crate) use state::{fill_now, fill_text_now, now};
 
 /// Bits under the counter in an id minted now, all random.
 const RANDOM_BITS: u32 = 80 - COUNTER_BITS;
