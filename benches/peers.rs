@@ -51,6 +51,10 @@ fn single(c: &mut Criterion) {
     g.bench_function("kuuid::ulid (26)", |b| {
         b.iter(|| black_box(kuuid::ulid().text_bytes()))
     });
+    let mut own_ulid = kuuid::UlidGenerator::new();
+    g.bench_function("kuuid UlidGenerator (26)", |b| {
+        b.iter(|| black_box(own_ulid.generate().text_bytes()))
+    });
     g.bench_function("kuuid::ksuid (27)", |b| {
         b.iter(|| black_box(kuuid::ksuid().text_bytes()))
     });
