@@ -156,6 +156,23 @@ fn base32(c: &mut Criterion) {
     g.finish();
 }
 
+/// KSUIDs' 160-bit base62 per path (AVX2 four ids at a time).
+fn base62_160(c: &mut Criterion) {
+    const N: usize = 32 * 1024;
+    let mut g = c.benchmark_group("base62_160");
+    let mut ids = vec![kuuid::Ksuid::MIN; N];
+    kuuid::fill_ksuid(&mut ids);
+    let values: Vec<[u8; 20]> = ids.iter().map(|id| *id.as_bytes()).collect();
+    let mut out = vec![[0u8; 27]; N];
+    g.throughput(Throughput::Elements(N as u64));
+    for isa in Isa::available() {
+        g.bench_function(BenchmarkId::new(format!("encode/{}", isa.name()), N), |b| {
+            b.iter(|| kuuid::engine::base62_160_with(isa, black_box(&values), &mut out))
+        });
+    }
+    g.finish();
+}
+
 /// The candidates for the secure RNG (and xoshiro for scale), 4 KiB per
 /// call as the generator draws them: the measurement behind `rng/secure.rs`.
 fn rng(c: &mut Criterion) {
@@ -220,5 +237,5 @@ fn config() -> Criterion {
         .sample_size(20)
 }
 
-criterion_group! { name = benches; config = config(); targets = encode, bulk, decode, base32, rng }
+criterion_group! { name = benches; config = config(); targets = encode, bulk, decode, base32, base62_160, rng }
 criterion_main!(benches);

@@ -8,7 +8,9 @@
 use std::hint::black_box;
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
-use kuuid::engine::{Isa, base32_decode_with, base32_with, decode_with, encode_with};
+use kuuid::engine::{
+    Isa, base32_decode_with, base32_with, base62_160_with, decode_with, encode_with,
+};
 use kuuid::order::{KeyBuf, key_between, key_between_into};
 use kuuid::{Generator, Kuuid, RngKind};
 
@@ -96,6 +98,27 @@ fn decode_base32_4096((isa, text, mut out): (Isa, Vec<u8>, Vec<[u8; 16]>)) -> us
         return 0;
     }
     base32_decode_with(isa, black_box(&text), 26, &mut out, false).unwrap()
+}
+
+/// The path, 4096 KSUIDs' 20 bytes, and room for their text.
+fn ksuid_input(isa: Isa) -> (Isa, Vec<[u8; 20]>, Vec<[u8; 27]>) {
+    let (_, words, _) = encode_input(isa);
+    let values = words
+        .chunks_exact(5)
+        .map(|w| std::array::from_fn(|i| w[i / 4].to_le_bytes()[i % 4]))
+        .collect();
+    (isa, values, vec![[0u8; 27]; N])
+}
+
+// KSUID's 160-bit base62 (about 3276 values: the words five at a time).
+#[library_benchmark]
+#[bench::scalar(args = (Isa::Scalar), setup = ksuid_input)]
+#[bench::avx2(args = (Isa::Avx2), setup = ksuid_input)]
+fn base62_160_3276((isa, values, mut out): (Isa, Vec<[u8; 20]>, Vec<[u8; 27]>)) -> Vec<[u8; 27]> {
+    if isa.is_supported() {
+        base62_160_with(isa, black_box(&values), &mut out);
+    }
+    out
 }
 
 #[library_benchmark]
@@ -251,7 +274,7 @@ fn key_between_into_501((pairs, mut buf): (Pairs, KeyBuf)) -> (Pairs, KeyBuf, us
 
 library_benchmark_group!(
     name = engine;
-    benchmarks = encode_4096, decode_4096, base32_4096, decode_base32_4096, fill_4096, first, id_1000, object_id_1000, v7_1000, idms_monotonic_1000, ulid_1000, v7_generator_1000, generator_1000,
+    benchmarks = encode_4096, decode_4096, base32_4096, decode_base32_4096, base62_160_3276, fill_4096, first, id_1000, object_id_1000, v7_1000, idms_monotonic_1000, ulid_1000, v7_generator_1000, generator_1000,
         key_between_501, key_between_into_501
 );
 

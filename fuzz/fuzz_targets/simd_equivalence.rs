@@ -1,10 +1,11 @@
 //! Random batches of any length (odd tails included), any group count and
 //! stride: every path writes exactly what scalar writes, and nothing else.
 //! The same for Crockford base32 (ULID, TypeID): the words as 16-byte
-//! values, both cases.
+//! values, both cases; and KSUID's 160-bit base62 (the words as 20-byte
+//! values).
 #![no_main]
 
-use kuuid::engine::{Isa, base32_with, encode_with};
+use kuuid::engine::{Isa, base32_with, base62_160_with, encode_with};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: (Vec<u32>, u8, u8, [u8; 8])| {
@@ -39,6 +40,18 @@ fuzz_target!(|input: (Vec<u32>, u8, u8, [u8; 8])| {
             base32_with(isa, &values, &mut got, upper);
             assert!(got == want, "base32 on {isa} differs from scalar");
         }
+    }
+    // KSUID's 160-bit base62: the words five at a time as 20 bytes.
+    let ksuids: Vec<[u8; 20]> = words
+        .chunks_exact(5)
+        .map(|w| std::array::from_fn(|i| w[i / 4].to_le_bytes()[i % 4]))
+        .collect();
+    let mut want = vec![[0u8; 27]; ksuids.len()];
+    base62_160_with(Isa::Scalar, &ksuids, &mut want);
+    for isa in Isa::available() {
+        let mut got = vec![[0u8; 27]; ksuids.len()];
+        base62_160_with(isa, &ksuids, &mut got);
+        assert!(got == want, "base62-160 on {isa} differs from scalar");
     }
 });
 

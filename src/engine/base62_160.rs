@@ -3,7 +3,11 @@
 //! (below 2^32) six times gives five digits a pass, so the text takes 30
 //! word divisions instead of the 135 of a digit-at-a-time long division.
 
+use super::Isa;
+use super::bytes::{Bytes, head};
 use super::scalar::{DIGIT, encode_group};
+#[cfg(target_arch = "x86_64")]
+use super::x86_64;
 
 /// Characters of a 160-bit value.
 pub(crate) const LEN: usize = 27;
@@ -14,30 +18,85 @@ pub(crate) const LEN: usize = 27;
 pub(crate) const MAX_TEXT: &[u8; LEN] = b"aWgEPTl1tmebfsQzFP4bxwgy80V";
 
 /// 62^5.
-const CHUNK: u64 = 916_132_832;
+pub(crate) const CHUNK: u64 = 916_132_832;
 
 /// The 27 characters of the 20 big-endian bytes.
 pub(crate) fn encode(bytes: &[u8; 20]) -> [u8; LEN] {
     let mut words: [u32; 5] =
         std::array::from_fn(|i| u32::from_be_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap()));
-    // Five digits a pass, least significant first (27 = 5 * 5 + 2), each
-    // remainder (below 62^5) written as six digits by the kuuid group
-    // encoder (division-free, checked for every u32): its leading zero
-    // lands where the next pass writes, the last pass's four in the slack.
-    let mut buf = [b'0'; LEN + 4];
-    let mut end = buf.len();
-    for _ in 0..6 {
+    // Five digits a pass, least significant first (27 = 5 * 5 + 2).
+    let mut positions = [0u32; 6];
+    for p in &mut positions {
         let mut rem = 0u64;
         for w in &mut words {
             let cur = rem << 32 | u64::from(*w);
             *w = (cur / CHUNK) as u32;
             rem = cur % CHUNK;
         }
+        *p = rem as u32;
+    }
+    let mut out = [0u8; LEN];
+    write_positions(positions, &mut out);
+    out
+}
+
+/// Writes a value's six base-62^5 positions (least significant first, the
+/// last below 62^2) as its 27 characters: each through the kuuid group
+/// encoder (six digits, division-free, checked for every u32), whose
+/// leading zero lands where the next position writes, the last one's four
+/// in the slack.
+#[inline]
+pub(crate) fn write_positions(positions: [u32; 6], out: &mut [u8; LEN]) {
+    let mut buf = [b'0'; LEN + 4];
+    let mut end = buf.len();
+    for p in positions {
         let group: &mut [u8; 6] = (&mut buf[end - 6..end]).try_into().expect("6 bytes");
-        encode_group(rem as u32, group);
+        encode_group(p, group);
         end -= 5;
     }
-    *buf.last_chunk().expect("27 bytes")
+    *out = *buf.last_chunk().expect("27 bytes");
+}
+
+/// Writes the 27 characters of each 20-byte value at the start of its
+/// `W`-byte slot on path `isa`: AVX2 with FMA (and AVX-512) four at a
+/// time in `x86_64/avx2/base62_160.rs`, scalar elsewhere.
+///
+/// # Panics
+/// If the slices differ in length (a bug in this crate).
+pub(crate) fn encode_many<T: Bytes<20>, const W: usize>(isa: Isa, src: &[T], out: &mut [[u8; W]]) {
+    const { assert!(W >= LEN) };
+    assert_eq!(src.len(), out.len(), "base62-160 batch length");
+    match isa {
+        // SAFETY: the guard checked that this CPU runs AVX2 and FMA.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 | Isa::Avx512 if x86_64::avx2::base62_160::is_supported() => unsafe {
+            x86_64::avx2::base62_160::encode20(src, out)
+        },
+        _ => {
+            for (v, o) in src.iter().zip(out) {
+                *head::<LEN, W>(o) = encode(v.bytes());
+            }
+        }
+    }
+}
+
+/// KSUID's base62 on a chosen path (for tests, fuzzing and benchmarks):
+/// the 27 characters of each 20-byte value into `out`; returns how many
+/// (the shorter of the two).
+///
+/// ```
+/// use kuuid::engine::{base62_160_with, Isa};
+/// let mut out = [[0u8; 27]; 5];
+/// for isa in Isa::available() {
+///     assert_eq!(base62_160_with(isa, &[[0xff; 20]; 5], &mut out), 5);
+///     assert_eq!(&out[4], b"aWgEPTl1tmebfsQzFP4bxwgy80V");
+/// }
+/// ```
+#[cfg(feature = "internals")]
+pub fn base62_160_with(isa: Isa, src: &[[u8; 20]], out: &mut [[u8; LEN]]) -> usize {
+    let n = src.len().min(out.len());
+    encode_many(isa, &src[..n], &mut out[..n]);
+    n
 }
 
 /// What is wrong with a 27-character text.

@@ -18,12 +18,14 @@ impl<const N: usize> Bytes<N> for [u8; N] {
 }
 
 /// A value the batch decoders write as `N` bytes.
+#[cfg(any(feature = "ulid", feature = "typeid"))]
 #[cfg_attr(not(any(feature = "ulid", feature = "internals")), allow(dead_code))]
 pub(crate) trait BytesMut<const N: usize> {
     /// The bytes, in text order, to overwrite.
     fn bytes_mut(&mut self) -> &mut [u8; N];
 }
 
+#[cfg(any(feature = "ulid", feature = "typeid"))]
 impl<const N: usize> BytesMut<N> for [u8; N] {
     #[inline(always)]
     fn bytes_mut(&mut self) -> &mut [u8; N] {

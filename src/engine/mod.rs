@@ -87,6 +87,9 @@ pub(crate) mod x86_64;
 #[cfg(all(feature = "internals", any(feature = "ulid", feature = "typeid")))]
 #[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
 pub use base32::{base32_decode_with, base32_with};
+#[cfg(all(feature = "internals", feature = "ksuid"))]
+#[cfg_attr(docsrs, doc(cfg(feature = "internals")))]
+pub use base62_160::base62_160_with;
 pub(crate) use decode::decode_ids;
 #[cfg(feature = "internals")]
 #[cfg_attr(docsrs, doc(cfg(feature = "internals")))]

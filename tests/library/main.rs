@@ -20,6 +20,7 @@ mod engine_paths;
 mod errors;
 mod exhaustive;
 mod ksuid;
+mod ksuid_paths;
 mod monotonic;
 mod npm_compat;
 mod objectid;

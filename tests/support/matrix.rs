@@ -44,8 +44,7 @@ pub enum Source {
     /// `kuuid::idms_monotonic()` on the precise clock; bulk:
     /// `fill_idms_monotonic`.
     KuuidOrderedPrecise,
-    /// `kuuid::ulid()`; bulk: `kuuid::fill_ulid_text` (`fill_ulid`'s claims),
-    /// read back with `Ulid::parse_many`.
+    /// `kuuid::ulid()`; bulk: `fill_ulid_text` (`fill_ulid`'s claims).
     Ulid,
     /// A `UlidGenerator` per thread.
     UlidGenerator,
@@ -154,8 +153,7 @@ impl Source {
             Source::V7 | Source::V7Generator | Source::V7Precise => id[10..].to_vec(),
             // The low 56 of the 58 random bits under the counter.
             Source::Ulid | Source::UlidGenerator => id[9..].to_vec(),
-            // The last 9 characters of the suffix: 45 of the UUIDv7's 52
-            // random bits.
+            // The suffix's last 9 characters: 45 of the UUIDv7's random bits.
             Source::TypeId => id[id.len() - 9..].to_vec(),
             // The 16 random bytes after the second.
             Source::Ksuid => id[4..].to_vec(),
@@ -266,18 +264,16 @@ pub fn mint_bulk(src: Source, n: usize) -> Result<Vec<Vec<u8>>, String> {
             V7G.with(|g| g.borrow_mut().fill(&mut ids));
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }
-        Source::Ulid | Source::UlidGenerator => {
+        Source::Ulid => {
+            let (mut text, mut ids) = (vec![[0u8; 26]; n], vec![kuuid::Ulid::MIN; n]);
+            kuuid::fill_ulid_text(&mut text);
+            let back = kuuid::Ulid::parse_many(text.as_flattened(), 26, &mut ids);
+            back.map_err(|e| e.to_string())?;
+            ids.iter().map(|i| i.as_bytes().to_vec()).collect()
+        }
+        Source::UlidGenerator => {
             let mut ids = vec![kuuid::Ulid::MIN; n];
-            if src == Source::Ulid {
-                // In bulk as a loader mints them: straight to text (through
-                // `fill_ulid`'s claims), read back by the SIMD decoder.
-                let mut text = vec![[0u8; 26]; n];
-                kuuid::fill_ulid_text(&mut text);
-                kuuid::Ulid::parse_many(text.as_flattened(), 26, &mut ids)
-                    .map_err(|e| e.to_string())?;
-            } else {
-                ULIDG.with(|g| g.borrow_mut().fill(&mut ids));
-            }
+            ULIDG.with(|g| g.borrow_mut().fill(&mut ids));
             ids.iter().map(|i| i.as_bytes().to_vec()).collect()
         }
         Source::TypeId => {

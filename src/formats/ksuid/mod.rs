@@ -192,9 +192,7 @@ impl Ksuid {
     pub fn encode_many<const W: usize>(ids: &[Ksuid], out: &mut [[u8; W]]) -> usize {
         const { assert!(W >= 27, "a slot holds at least the 27 characters") };
         let n = ids.len().min(out.len());
-        for (id, slot) in ids.iter().zip(out.iter_mut()) {
-            slot[..27].copy_from_slice(&id.text_bytes());
-        }
+        base62_160::encode_many(crate::engine::isa(), &ids[..n], &mut out[..n]);
         n
     }
 
@@ -248,6 +246,12 @@ pub(crate) fn fill_now(ids: &mut [Ksuid]) {
             }
             *id = Ksuid::build(secs as u32, payload);
         }
+    }
+}
+
+impl crate::engine::bytes::Bytes<20> for Ksuid {
+    fn bytes(&self) -> &[u8; 20] {
+        &self.0
     }
 }
 
