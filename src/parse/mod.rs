@@ -111,6 +111,20 @@ impl<E: fmt::Display> fmt::Display for ManyError<E> {
 
 impl<E: std::error::Error> std::error::Error for ManyError<E> {}
 
+/// How many `len`-byte records laid out every `stride` bytes lie wholly
+/// inside `text_len` bytes (a batch parser's records past them are length
+/// errors). `stride >= len > 0`, checked by the callers.
+pub(crate) fn whole_records(text_len: usize, len: usize, stride: usize) -> usize {
+    text_len.checked_sub(len).map_or(0, |n| n / stride + 1)
+}
+
+/// Record `i` of a batch, cut short where `text` ends (the bytes its
+/// error is about).
+pub(crate) fn record(text: &[u8], i: usize, len: usize, stride: usize) -> &[u8] {
+    let start = (i * stride).min(text.len());
+    &text[start..(start + len).min(text.len())]
+}
+
 /// A count of bytes in a message: "1 byte", "3 bytes".
 struct Bytes(usize);
 

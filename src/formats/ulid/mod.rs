@@ -11,7 +11,7 @@ use std::str::FromStr;
 use super::sequence::COUNTER_BITS;
 use super::uuid_layout::MAX_UNIX_MILLIS;
 use crate::engine::base32::{self, Accept, Case, Fault};
-use crate::parse::{ManyError, UlidParseError};
+use crate::parse::{self, ManyError, UlidParseError};
 use crate::time::{IntoTimestamp, TimeError, TimeField, Timestamp};
 
 pub use generator::UlidGenerator;
@@ -288,16 +288,14 @@ impl Ulid {
             return Err(ManyError { index: 0, error });
         }
         // Ids wholly inside `text`; a short last one is a length error.
-        let fits = text.len().checked_sub(LEN).map_or(0, |n| n / stride + 1);
-        let whole = out.len().min(fits);
+        let whole = out.len().min(parse::whole_records(text.len(), LEN, stride));
         let isa = crate::engine::isa();
         let done = base32::decode_many(isa, text, stride, &mut out[..whole], Accept::AnyCase);
         if done == out.len() {
             return Ok(());
         }
-        let start = (done * stride).min(text.len());
-        let end = (start + LEN).min(text.len());
-        let error = Self::parse_bytes(&text[start..end]).expect_err("the engine refused it");
+        let error = Self::parse_bytes(parse::record(text, done, LEN, stride))
+            .expect_err("the engine refused it");
         Err(ManyError { index: done, error })
     }
 

@@ -220,16 +220,10 @@ impl<const LEN: usize> Id<LEN> {
             });
         }
         // Ids wholly inside `text`; a short last one is a length error.
-        let fits = if text.len() >= LEN {
-            (text.len() - LEN) / stride + 1
-        } else {
-            0
-        };
-        let whole = n.min(fits);
+        let whole = n.min(parse::whole_records(text.len(), LEN, stride));
         let bad = |i: usize| -> ManyError {
-            let start = (i * stride).min(text.len());
-            let end = (start + LEN).min(text.len());
-            let error = Self::parse_bytes(&text[start..end]).expect_err("the engine rejected it");
+            let error = Self::parse_bytes(parse::record(text, i, LEN, stride))
+                .expect_err("the engine rejected it");
             ManyError { index: i, error }
         };
         if Self::GROUPS == MAX_GROUPS {
