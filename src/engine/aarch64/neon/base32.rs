@@ -19,6 +19,7 @@ fn load16(bytes: &[u8; 16]) -> uint8x16_t {
 }
 
 /// Eight digits (one a 16-bit lane) of `WINDOWS[p]`'s characters.
+#[inline]
 #[target_feature(enable = "neon")]
 fn digits8(x: uint8x16_t, p: usize) -> uint16x8_t {
     let w = &WINDOWS[p];
@@ -84,6 +85,7 @@ const LOWER_ONLY: ([u8; 64], [u8; 16]) = tables(true);
 /// Each byte's digit (below 32), or `0xff` outside the alphabet: a
 /// four-register `tbx` over `0x30..0x70`, one more over `0x70..0x80`;
 /// every other byte keeps the `0xff` it started from.
+#[inline]
 #[target_feature(enable = "neon")]
 fn digits_of(c: uint8x16_t, (low, high): &([u8; 64], [u8; 16])) -> uint8x16_t {
     let chunk = |k: usize| load16(low[16 * k..][..16].try_into().expect("16"));
@@ -95,6 +97,7 @@ fn digits_of(c: uint8x16_t, (low, high): &([u8; 64], [u8; 16])) -> uint8x16_t {
 
 /// Each 64-bit lane's 8 digits as one 40-bit number (pairs `32 a + b`,
 /// quads `1024 p + q`, then `2^20 h + l`, each a shift and a shift-add).
+#[inline]
 #[target_feature(enable = "neon")]
 fn fold(d: uint8x16_t) -> uint8x16_t {
     let x = vreinterpretq_u16_u8(d);

@@ -36,6 +36,7 @@ fn load12(bytes: &[u8; 12]) -> uint8x16_t {
 }
 
 /// The 32 hex digits of 16 bytes, as digits 0..16 and 16..32.
+#[inline]
 #[target_feature(enable = "neon")]
 fn hex32(x: uint8x16_t) -> (uint8x16_t, uint8x16_t) {
     let digits = load16(&DIGITS);

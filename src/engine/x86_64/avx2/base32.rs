@@ -17,12 +17,14 @@ fn load16(bytes: &[u8; 16]) -> __m128i {
 }
 
 /// A 128-bit constant in both lanes.
+#[inline]
 #[target_feature(enable = "avx2")]
 fn both(bytes: &[u8; 16]) -> __m256i {
     _mm256_broadcastsi128_si256(load16(bytes))
 }
 
 /// Eight digits of each lane's value for `PLANS[p]`'s characters.
+#[inline]
 #[target_feature(enable = "avx2")]
 fn digits8(x: __m256i, p: usize) -> __m256i {
     let (idx, mul) = &PLANS[p];
@@ -32,6 +34,7 @@ fn digits8(x: __m256i, p: usize) -> __m256i {
 }
 
 /// `vpmulhuw` as written (`sse41::base32::shift_lanes` says why).
+#[inline]
 #[target_feature(enable = "avx2")]
 fn shift_lanes(w: __m256i, m: __m256i) -> __m256i {
     let out: __m256i;
@@ -49,6 +52,7 @@ fn shift_lanes(w: __m256i, m: __m256i) -> __m256i {
     out
 }
 
+#[inline]
 #[target_feature(enable = "avx2")]
 fn ascii(d: __m256i, alphabet: &[u8; 32]) -> __m256i {
     let lo = _mm256_shuffle_epi8(both(alphabet.first_chunk().expect("32")), d);
@@ -97,6 +101,7 @@ pub(crate) unsafe fn encode16<T: Bytes<16>, const W: usize>(
 }
 
 /// `sse41`'s `digits_of` on two texts' 16-byte pieces, one a lane.
+#[inline]
 #[target_feature(enable = "avx2")]
 fn digits_of(c: __m256i, lower: bool) -> __m256i {
     let lo = _mm256_and_si256(c, _mm256_set1_epi8(0x0f));
@@ -114,6 +119,7 @@ fn digits_of(c: __m256i, lower: bool) -> __m256i {
 }
 
 /// `sse41`'s `fold`, a lane at a time.
+#[inline]
 #[target_feature(enable = "avx2")]
 fn fold(d: __m256i) -> __m256i {
     let pairs = _mm256_maddubs_epi16(d, _mm256_set1_epi16(0x0120));
@@ -123,6 +129,7 @@ fn fold(d: __m256i) -> __m256i {
 }
 
 /// Two 16-byte pieces, one a lane.
+#[inline]
 #[target_feature(enable = "avx2")]
 fn load_pair(a: &[u8; 16], b: &[u8; 16]) -> __m256i {
     _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(load16(a)), load16(b))

@@ -44,6 +44,7 @@ struct Encoder {
 }
 
 impl Encoder {
+    #[inline]
     #[target_feature(enable = "avx2")]
     fn new(prefix: &[u8; PREFIX_LEN]) -> Self {
         Encoder {

@@ -48,12 +48,14 @@ const WEIGHTS: [[u64; 6]; 10] = {
 };
 
 /// Four lanes of one value each.
+#[inline]
 #[target_feature(enable = "avx2,fma")]
 fn splat(x: f64) -> __m256d {
     _mm256_set1_pd(x)
 }
 
 /// The six base-`D` positions of four ids, each an integer in a double.
+#[inline]
 #[target_feature(enable = "avx2,fma")]
 fn positions(ids: [&[u8; 20]; 4]) -> [__m256d; 6] {
     // Half `k` (from the lowest) of each id, bytes 18 - 2k and 19 - 2k.

@@ -30,6 +30,7 @@ pub(in crate::engine::x86_64) const DASH_HI: [u8; 16] =
     [0, 0, b'-', 0, 0, 0, 0, b'-', 0, 0, 0, 0, 0, 0, 0, 0];
 
 /// The 32 hex digits of 16 bytes: digits 0..16 in the low lane.
+#[inline]
 #[target_feature(enable = "avx2")]
 fn hex32(x: __m128i) -> __m256i {
     let w = _mm256_cvtepu8_epi16(x);
@@ -55,6 +56,7 @@ pub(in crate::engine::x86_64) fn load12(bytes: &[u8; 12]) -> __m128i {
 }
 
 /// Writes the 36-character dashed text of 32 hex digits.
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(in crate::engine::x86_64) fn store_dashed(h: __m256i, out: &mut [u8; 36]) {
     let lo = _mm256_castsi256_si128(h);
@@ -75,6 +77,7 @@ pub(in crate::engine::x86_64) fn store_dashed(h: __m256i, out: &mut [u8; 36]) {
 }
 
 /// Writes the 24 hex digits of 12 bytes (the low 24 of `h`).
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(in crate::engine::x86_64) fn store24(h: __m256i, out: &mut [u8; 24]) {
     // SAFETY: a 16-byte store at 0 and an 8-byte store at 16 of the 24

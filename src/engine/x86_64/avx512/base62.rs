@@ -67,6 +67,7 @@ pub(crate) unsafe fn encode4(
 
 /// # Safety
 /// As [`encode4`].
+#[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
 unsafe fn encode_pairs<const CONTIGUOUS: bool>(
     prefix: &[u8; PREFIX_LEN],

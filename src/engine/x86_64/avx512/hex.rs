@@ -11,6 +11,7 @@ use crate::engine::x86_64::avx2::hex::{
 
 /// The hex digits of two 16-byte values, 32 each, in the low and high
 /// 256-bit halves.
+#[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 fn hex64(a: __m128i, b: __m128i) -> __m512i {
     let w = _mm512_cvtepu8_epi16(_mm256_set_m128i(b, a));

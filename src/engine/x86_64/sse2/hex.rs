@@ -25,6 +25,7 @@ const fn keep(lo: usize, hi: usize) -> [u8; 16] {
 /// access through pointers (values move in and out through general
 /// registers). Digits 0..16 and 16..32, in text order in little-endian
 /// memory.
+#[inline]
 #[target_feature(enable = "sse2")]
 fn hex_sse2(v: u128) -> (__m128i, __m128i) {
     // Byte 0 of the register is the value's top byte.
@@ -47,6 +48,7 @@ fn hex_sse2(v: u128) -> (__m128i, __m128i) {
 }
 
 /// A register's 16 bytes, in memory order.
+#[inline]
 #[target_feature(enable = "sse2")]
 fn bytes16(x: __m128i) -> [u8; 16] {
     let lo = _mm_cvtsi128_si64(x) as u64;
@@ -55,6 +57,7 @@ fn bytes16(x: __m128i) -> [u8; 16] {
 }
 
 /// A 16-byte constant as a register.
+#[inline]
 #[target_feature(enable = "sse2")]
 fn constant(b: [u8; 16]) -> __m128i {
     let v = u128::from_le_bytes(b);
@@ -69,6 +72,7 @@ pub(crate) fn simple_sse2(v: u128) -> [u8; 32] {
     unsafe { simple_sse2_body(v) }
 }
 
+#[inline]
 #[target_feature(enable = "sse2")]
 fn simple_sse2_body(v: u128) -> [u8; 32] {
     let (a, b) = hex_sse2(v);
@@ -109,6 +113,7 @@ pub(crate) fn hyphenated_sse2(v: u128) -> [u8; 36] {
     unsafe { hyphenated_sse2_body(v) }
 }
 
+#[inline]
 #[target_feature(enable = "sse2")]
 fn hyphenated_sse2_body(v: u128) -> [u8; 36] {
     let (a, b) = hex_sse2(v);

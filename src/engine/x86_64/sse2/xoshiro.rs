@@ -21,6 +21,7 @@ pub(crate) fn steps_sse2(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
     unsafe { steps(s, out) }
 }
 
+#[inline]
 #[target_feature(enable = "sse2")]
 fn steps(s: &mut [[u64; LANES]; 4], out: &mut [u32]) {
     #[inline]

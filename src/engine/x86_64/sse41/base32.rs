@@ -47,6 +47,7 @@ fn load16(bytes: &[u8; 16]) -> __m128i {
 }
 
 /// Eight digits (one a 16-bit lane) of the characters `PLANS[p]` covers.
+#[inline]
 #[target_feature(enable = "sse4.1,ssse3")]
 fn digits8(x: __m128i, p: usize) -> __m128i {
     let (idx, mul) = &PLANS[p];
@@ -77,6 +78,7 @@ fn shift_lanes(w: __m128i, m: __m128i) -> __m128i {
 }
 
 /// Digits (below 32) to characters of `alphabet`.
+#[inline]
 #[target_feature(enable = "sse4.1,ssse3")]
 fn ascii(d: __m128i, alphabet: &[u8; 32]) -> __m128i {
     let lo = _mm_shuffle_epi8(load16(alphabet.first_chunk().expect("32")), d);
@@ -85,6 +87,7 @@ fn ascii(d: __m128i, alphabet: &[u8; 32]) -> __m128i {
 }
 
 /// Characters 0..16 and 10..26 of one value.
+#[inline]
 #[target_feature(enable = "sse4.1,ssse3")]
 pub(in crate::engine::x86_64) fn encode_one(x: __m128i, alphabet: &[u8; 32]) -> (__m128i, __m128i) {
     let a = _mm_packus_epi16(digits8(x, 0), digits8(x, 1));
@@ -122,6 +125,7 @@ pub(crate) unsafe fn encode16<T: Bytes<16>, const W: usize>(
 /// Each byte's digit (below 32), or `0xff` for a byte outside the alphabet
 /// (capitals too, when `lower`): the low nibble looked up in the row of
 /// `base32::ROWS` the high nibble names, blended by comparisons.
+#[inline]
 #[target_feature(enable = "sse4.1,ssse3")]
 fn digits_of(c: __m128i, lower: bool) -> __m128i {
     let lo = _mm_and_si128(c, _mm_set1_epi8(0x0f));
@@ -139,6 +143,7 @@ fn digits_of(c: __m128i, lower: bool) -> __m128i {
 }
 
 /// Each 64-bit lane's 8 digits as one 40-bit number.
+#[inline]
 #[target_feature(enable = "sse4.1,ssse3")]
 fn fold(d: __m128i) -> __m128i {
     // Pairs: 32 a + b in 16 bits; quads: 1024 p + q in 32.
@@ -150,6 +155,7 @@ fn fold(d: __m128i) -> __m128i {
 
 /// The value of one text, and whether it is one: every byte in the
 /// alphabet and the first at most `7`.
+#[inline]
 #[target_feature(enable = "sse4.1,ssse3")]
 pub(in crate::engine::x86_64) fn decode_one(t: &[u8; 26], lower: bool) -> (__m128i, bool) {
     let (head, tail) = (t.first_chunk().expect("26"), t.last_chunk().expect("26"));

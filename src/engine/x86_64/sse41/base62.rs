@@ -105,6 +105,7 @@ const ORDER: [[i8; 16]; 8] = {
 };
 
 impl Encoder {
+    #[inline]
     #[target_feature(enable = "sse4.1,ssse3")]
     fn new(prefix: &[u8; PREFIX_LEN]) -> Self {
         #[rustfmt::skip]
