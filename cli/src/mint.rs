@@ -398,15 +398,14 @@ impl Minter {
                     ObjectId::encode_hex_many(ids, lines);
                 })?;
             }
-            Minter::Ulid { at, ids } => {
+            // Minted now: straight into the lines, no slice of ids between.
+            Minter::Ulid { at: None, .. } => {
+                sink.push_encoded(n, |lines: &mut [[u8; 27]]| kuuid::fill_ulid_text(lines))?;
+            }
+            Minter::Ulid { at: Some(t), ids } => {
                 let ids = &mut ids[..n];
-                match at {
-                    None => kuuid::fill_ulid(ids),
-                    Some(t) => {
-                        for id in ids.iter_mut() {
-                            *id = kuuid::ulid_at(*t)?;
-                        }
-                    }
+                for id in ids.iter_mut() {
+                    *id = kuuid::ulid_at(*t)?;
                 }
                 sink.push_encoded(ids.len(), |lines: &mut [[u8; 27]]| {
                     Ulid::encode_many(ids, lines);

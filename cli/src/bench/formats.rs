@@ -16,7 +16,7 @@ impl Bench {
     pub(super) fn formats(&mut self) {
         let (n, rounds) = (self.n, self.rounds);
         let couch = [Algorithm::Sequential, Algorithm::UtcRandom];
-        self.expect(8 + couch.len());
+        self.expect(9 + couch.len());
         let t = stats(rounds, || {
             for _ in 0..n {
                 black_box(kuuid::v7().hyphenated_bytes());
@@ -51,14 +51,20 @@ impl Bench {
             }
         });
         self.push(Figure::new(Name::UlidSingle, "id", 1, t, n as u64));
-        let mut ulids = vec![Ulid::MIN; n];
+        // Straight to text, as a bulk loader would (no slice of ids first).
         let mut ulid_text = vec![[0u8; 26]; n];
         let t = stats(rounds, || {
-            kuuid::fill_ulid(&mut ulids);
-            Ulid::encode_many(&ulids, &mut ulid_text);
+            kuuid::fill_ulid_text(&mut ulid_text);
             black_box(&ulid_text);
         });
         self.push(Figure::new(Name::UlidBulkText, "id", 1, t, n as u64));
+        let mut ulids = vec![Ulid::MIN; n];
+        let t = stats(rounds, || {
+            let read = Ulid::parse_many(ulid_text.as_flattened(), 26, &mut ulids);
+            read.expect("the texts just written");
+            black_box(&ulids);
+        });
+        self.push(Figure::new(Name::UlidParseMany, "id", 1, t, n as u64));
         let t = stats(rounds, || {
             for _ in 0..n {
                 black_box(kuuid::ksuid().text_bytes());

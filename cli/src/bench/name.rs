@@ -44,6 +44,8 @@ pub enum Name {
     ObjectIdBulkText,
     UlidSingle,
     UlidBulkText,
+    /// `Ulid::parse_many` of the bulk row's texts.
+    UlidParseMany,
     KsuidSingle,
     KsuidBulkText,
     /// One of CouchDB's algorithms, one id at a time.
@@ -83,6 +85,7 @@ impl fmt::Display for Name {
             Name::ObjectIdBulkText => f.write_str("objectid/bulk-text"),
             Name::UlidSingle => f.write_str("ulid/single"),
             Name::UlidBulkText => f.write_str("ulid/bulk-text"),
+            Name::UlidParseMany => f.write_str("ulid/parse_many"),
             Name::KsuidSingle => f.write_str("ksuid/single"),
             Name::KsuidBulkText => f.write_str("ksuid/bulk-text"),
             Name::Couch(a) => write!(f, "couch/{a}"),

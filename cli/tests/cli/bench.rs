@@ -99,6 +99,7 @@ fn json_has_the_header_and_every_figure() {
         "objectid/bulk-text",
         "ulid/single",
         "ulid/bulk-text",
+        "ulid/parse_many",
         "ksuid/bulk-text",
         "couch/sequential",
     ] {
