@@ -5,7 +5,7 @@
 
 use super::Isa;
 use super::bytes::{Bytes, head};
-use super::scalar::{DIGIT, encode_group};
+use super::scalar::{DIGIT, group_bits};
 #[cfg(target_arch = "x86_64")]
 use super::x86_64;
 
@@ -42,19 +42,18 @@ pub(crate) fn encode(bytes: &[u8; 20]) -> [u8; LEN] {
 
 /// Writes a value's six base-62^5 positions (least significant first, the
 /// last below 62^2) as its 27 characters: each through the kuuid group
-/// encoder (six digits, division-free, checked for every u32), whose
-/// leading zero lands where the next position writes, the last one's four
-/// in the slack.
+/// encoder (six digits, division-free, checked for every u32), straight
+/// into `out`, right to left, each group's leading zero overwritten by the
+/// next one's last digit; of the last, its two digits. Not through a
+/// buffer copied whole: that copy read 27 bytes just written two at a
+/// time, a failed store-to-load forward each id.
 #[inline]
 pub(crate) fn write_positions(positions: [u32; 6], out: &mut [u8; LEN]) {
-    let mut buf = [b'0'; LEN + 4];
-    let mut end = buf.len();
-    for p in positions {
-        let group: &mut [u8; 6] = (&mut buf[end - 6..end]).try_into().expect("6 bytes");
-        encode_group(p, group);
-        end -= 5;
+    for (k, &p) in positions[..5].iter().enumerate() {
+        let at = LEN - 6 - 5 * k;
+        out[at..at + 6].copy_from_slice(&group_bits(p).to_le_bytes()[..6]);
     }
-    *out = *buf.last_chunk().expect("27 bytes");
+    out[..2].copy_from_slice(&group_bits(positions[5]).to_le_bytes()[4..6]);
 }
 
 /// Writes the 27 characters of each 20-byte value at the start of its

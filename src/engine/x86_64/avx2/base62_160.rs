@@ -109,14 +109,21 @@ pub(crate) unsafe fn encode20<T: Bytes<20>, const W: usize>(src: &[T], out: &mut
     for (v, o) in (&mut fours).zip(&mut slots) {
         let p = positions([v[0].bytes(), v[1].bytes(), v[2].bytes(), v[3].bytes()]);
         // Each below D < 2^31 (the top one below 62^2): exact as an i32.
-        let lanes: [[u32; 4]; 6] = p.map(|x| {
-            let mut l = [0u32; 4];
+        // Loops, not `map` and `from_fn`: a closure does not inherit this
+        // function's target features, so theirs were calls that took the
+        // vectors through memory (in a build without LTO, slower than
+        // scalar).
+        let mut lanes = [[0u32; 4]; 6];
+        for (l, &x) in lanes.iter_mut().zip(&p) {
             // SAFETY: a store of four 32-bit lanes to the 16 bytes of `l`.
             unsafe { _mm_storeu_si128(l.as_mut_ptr().cast(), _mm256_cvttpd_epi32(x)) };
-            l
-        });
+        }
         for (i, slot) in o.iter_mut().enumerate() {
-            write_positions(std::array::from_fn(|j| lanes[j][i]), head(slot));
+            let mut id = [0u32; 6];
+            for (d, l) in id.iter_mut().zip(&lanes) {
+                *d = l[i];
+            }
+            write_positions(id, head(slot));
         }
     }
     for (v, o) in fours.remainder().iter().zip(slots.into_remainder()) {
