@@ -109,10 +109,11 @@ pub(crate) unsafe fn encode20<T: Bytes<20>, const W: usize>(src: &[T], out: &mut
     for (v, o) in (&mut fours).zip(&mut slots) {
         let p = positions([v[0].bytes(), v[1].bytes(), v[2].bytes(), v[3].bytes()]);
         // Each below D < 2^31 (the top one below 62^2): exact as an i32.
-        // Loops, not `map` and `from_fn`: a closure does not inherit this
-        // function's target features, so theirs were calls that took the
-        // vectors through memory (in a build without LTO, slower than
-        // scalar).
+        // Loops, not `map` and `from_fn`: those are functions without
+        // this one's target features, and where LLVM left them out of line
+        // (a build without LTO) the closure, which has them, could not be
+        // inlined into them: a call a lane, vectors through memory, slower
+        // than scalar.
         let mut lanes = [[0u32; 4]; 6];
         for (l, &x) in lanes.iter_mut().zip(&p) {
             // SAFETY: a store of four 32-bit lanes to the 16 bytes of `l`.
