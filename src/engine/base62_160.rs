@@ -4,6 +4,8 @@
 //! word divisions instead of the 135 of a digit-at-a-time long division.
 
 use super::Isa;
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+use super::aarch64::neon;
 use super::bytes::{Bytes, head};
 use super::scalar::{DIGIT, group_bits};
 #[cfg(target_arch = "x86_64")]
@@ -19,6 +21,36 @@ pub(crate) const MAX_TEXT: &[u8; LEN] = b"aWgEPTl1tmebfsQzFP4bxwgy80V";
 
 /// 62^5.
 pub(crate) const CHUNK: u64 = 916_132_832;
+
+/// Base-`D` digits (six, least significant first) of `2^(16 k)` for the
+/// ten 16-bit halves, `k = 0` the lowest: what the SIMD kernels weigh
+/// the halves by (`x86_64/avx2/base62_160.rs` says how).
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_endian = "little")
+    )),
+    allow(dead_code)
+)]
+pub(crate) const WEIGHTS: [[u64; 6]; 10] = {
+    let mut w = [[0u64; 6]; 10];
+    let mut digits = [1u64, 0, 0, 0, 0, 0];
+    let mut k = 0;
+    while k < 10 {
+        w[k] = digits;
+        // Times 2^16, carrying: each digit below 2^30, so below 2^46 after.
+        let mut carry = 0;
+        let mut j = 0;
+        while j < 6 {
+            let v = digits[j] * 65536 + carry;
+            digits[j] = v % CHUNK;
+            carry = v / CHUNK;
+            j += 1;
+        }
+        k += 1;
+    }
+    w
+};
 
 /// The 27 characters of the 20 big-endian bytes.
 pub(crate) fn encode(bytes: &[u8; 20]) -> [u8; LEN] {
@@ -58,7 +90,8 @@ pub(crate) fn write_positions(positions: [u32; 6], out: &mut [u8; LEN]) {
 
 /// Writes the 27 characters of each 20-byte value at the start of its
 /// `W`-byte slot on path `isa`: AVX2 with FMA (and AVX-512) four at a
-/// time in `x86_64/avx2/base62_160.rs`, scalar elsewhere.
+/// time in `x86_64/avx2/base62_160.rs`, NEON two at a time in
+/// `aarch64/neon/base62_160.rs`, scalar elsewhere.
 ///
 /// # Panics
 /// If the slices differ in length (a bug in this crate).
@@ -71,6 +104,9 @@ pub(crate) fn encode_many<T: Bytes<20>, const W: usize>(isa: Isa, src: &[T], out
         Isa::Avx2 | Isa::Avx512 if x86_64::avx2::base62_160::is_supported() => unsafe {
             x86_64::avx2::base62_160::encode20(src, out)
         },
+        // SAFETY: the guard checked that this CPU runs NEON.
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Isa::Neon if neon::is_supported() => unsafe { neon::base62_160::encode20(src, out) },
         _ => {
             for (v, o) in src.iter().zip(out) {
                 *head::<LEN, W>(o) = encode(v.bytes());
@@ -206,5 +242,52 @@ mod tests {
         assert_eq!(decode(&bad), Err(Fault::Byte(13, b'-')));
         bad[13] = 0xc3;
         assert_eq!(decode(&bad), Err(Fault::Byte(13, 0xc3)));
+    }
+
+    /// The bounds `positions` leans on: every position's value (with its
+    /// carry) is an integer below 2^51, and `1 / D` as a double is below
+    /// `1 / D` by less than 2^-54 of it. Then for `v = q D + r`, `q < 2^22`:
+    /// with `r = 0` the product `q (1 - e)` is within half an ulp of `q`
+    /// and rounds to it; with `r >= 1` it lies in `(q, q + 1 - 1/D)`, and
+    /// an ulp there (below 2^-30) cannot reach `q + 1`. So the floor is `q`.
+    #[test]
+    fn the_quotient_from_a_reciprocal_is_exact() {
+        // 1/D's double as m * 2^-k exactly.
+        let inv = 1.0 / CHUNK as f64;
+        let bits = inv.to_bits();
+        let m = u128::from(bits & ((1 << 52) - 1) | 1 << 52);
+        let k = 1075 - ((bits >> 52) & 0x7ff) as u32;
+        let (dm, one) = (u128::from(CHUNK) * m, 1u128 << k);
+        assert!(dm < one, "1/D rounds up: the floor could overshoot");
+        assert!((one - dm) << 54 < one, "1/D is too far below 1/D");
+        // The largest value a position can hold, with its carry.
+        let most: u64 = (0..6)
+            .map(|j| WEIGHTS.iter().map(|w| 65535 * w[j]).sum::<u64>())
+            .max()
+            .unwrap();
+        let carry = most / CHUNK + 1;
+        assert!(most + carry < 1 << 51, "{most}");
+        // And by example, at the top of the range and around multiples.
+        let top = (1u64 << 51) / CHUNK;
+        for q in (top - 5000..top).chain(0..5000) {
+            for r in [0, 1, CHUNK / 2, CHUNK - 1] {
+                let v = (q * CHUNK + r) as f64;
+                assert_eq!((v * inv).floor(), q as f64, "{q} {r}");
+            }
+        }
+    }
+
+    /// The weights are the base-`D` digits of `2^(16 k)`.
+    #[test]
+    fn weights_spell_powers_of_two() {
+        for (k, w) in WEIGHTS.iter().enumerate() {
+            // sum w_j D^j mod 2^64 against 2^(16 k) mod 2^64.
+            let v = w
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &d| acc.wrapping_mul(CHUNK).wrapping_add(d));
+            assert_eq!(v, 1u64.checked_shl(16 * k as u32).unwrap_or(0), "{k}");
+            assert!(w.iter().all(|&d| d < CHUNK));
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! KSUID's 160-bit base62 on every path this CPU runs (AVX2 four ids at a
-//! time, with its carries in doubles) against the scalar reference (long
+//! time, NEON two, with their carries in doubles; under qemu in CI's
+//! aarch64-neon step) against the scalar reference (long
 //! division by 62^5): values where a base-62^5 position is exactly a
 //! multiple of 62^5 or one off it (where a floor of `v / D` computed in
 //! doubles is wrong by one and must be corrected), every single bit and

@@ -6,6 +6,8 @@
 pub(crate) mod base32;
 #[cfg(target_endian = "little")]
 mod base62;
+#[cfg(all(target_endian = "little", feature = "ksuid"))]
+pub(crate) mod base62_160;
 #[cfg(target_endian = "little")]
 pub(crate) mod hex;
 pub(crate) mod row;

@@ -7,8 +7,8 @@
 //! result gathers `sum h * digit_j(2^16k)` (`WEIGHTS`), ten products below
 //! 2^46, a sum below 2^50, all exact in a double; then one carry pass,
 //! low position first, takes each position's `div`/`mod D` as
-//! `floor(v * (1 / D))`, exact for every value it can meet (the tests
-//! prove why).
+//! `floor(v * (1 / D))`, exact for every value it can meet (the tests of
+//! `engine/base62_160.rs` prove why).
 //! That is five dependent steps instead of thirty, and no multiply or
 //! divide wider than a double's 53 bits. Each position below `D` then
 //! becomes five characters through the kuuid group encoder, as in the
@@ -16,7 +16,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::engine::base62_160::{CHUNK, write_positions};
+use crate::engine::base62_160::{CHUNK, WEIGHTS, write_positions};
 use crate::engine::bytes::{Bytes, head};
 
 /// Whether this CPU has AVX2 and FMA (every AVX2 CPU made has both; the
@@ -24,28 +24,6 @@ use crate::engine::bytes::{Bytes, head};
 pub(crate) fn is_supported() -> bool {
     std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
 }
-
-/// Base-`D` digits (six, least significant first) of `2^(16 k)` for the
-/// ten 16-bit halves, `k = 0` the lowest.
-const WEIGHTS: [[u64; 6]; 10] = {
-    let mut w = [[0u64; 6]; 10];
-    let mut digits = [1u64, 0, 0, 0, 0, 0];
-    let mut k = 0;
-    while k < 10 {
-        w[k] = digits;
-        // Times 2^16, carrying: each digit below 2^30, so below 2^46 after.
-        let mut carry = 0;
-        let mut j = 0;
-        while j < 6 {
-            let v = digits[j] * 65536 + carry;
-            digits[j] = v % CHUNK;
-            carry = v / CHUNK;
-            j += 1;
-        }
-        k += 1;
-    }
-    w
-};
 
 /// Four lanes of one value each.
 #[inline]
@@ -81,8 +59,8 @@ fn positions(ids: [&[u8; 20]; 4]) -> [__m256d; 6] {
     // Carry low to high: v = q D + r with 0 <= r < D. `v` is an integer
     // below 2^51 and `1 / D` rounds to a double below it by less than
     // 2^-54 of itself, so `floor(v * (1 / D))` is `q` exactly, with no
-    // correction step (the tests below prove both bounds); `q D` and the
-    // difference are exact too.
+    // correction step (the tests of `engine/base62_160.rs` prove both
+    // bounds); `q D` and the difference are exact too.
     let d = splat(CHUNK as f64);
     let inv = splat(1.0 / CHUNK as f64);
     let mut carry = _mm256_setzero_pd();
@@ -129,57 +107,5 @@ pub(crate) unsafe fn encode20<T: Bytes<20>, const W: usize>(src: &[T], out: &mut
     }
     for (v, o) in fours.remainder().iter().zip(slots.into_remainder()) {
         *head(o) = crate::engine::base62_160::encode(v.bytes());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The bounds `positions` leans on: every position's value (with its
-    /// carry) is an integer below 2^51, and `1 / D` as a double is below
-    /// `1 / D` by less than 2^-54 of it. Then for `v = q D + r`, `q < 2^22`:
-    /// with `r = 0` the product `q (1 - e)` is within half an ulp of `q`
-    /// and rounds to it; with `r >= 1` it lies in `(q, q + 1 - 1/D)`, and
-    /// an ulp there (below 2^-30) cannot reach `q + 1`. So the floor is `q`.
-    #[test]
-    fn the_quotient_from_a_reciprocal_is_exact() {
-        // 1/D's double as m * 2^-k exactly.
-        let inv = 1.0 / CHUNK as f64;
-        let bits = inv.to_bits();
-        let m = u128::from(bits & ((1 << 52) - 1) | 1 << 52);
-        let k = 1075 - ((bits >> 52) & 0x7ff) as u32;
-        let (dm, one) = (u128::from(CHUNK) * m, 1u128 << k);
-        assert!(dm < one, "1/D rounds up: the floor could overshoot");
-        assert!((one - dm) << 54 < one, "1/D is too far below 1/D");
-        // The largest value a position can hold, with its carry.
-        let most: u64 = (0..6)
-            .map(|j| WEIGHTS.iter().map(|w| 65535 * w[j]).sum::<u64>())
-            .max()
-            .unwrap();
-        let carry = most / CHUNK + 1;
-        assert!(most + carry < 1 << 51, "{most}");
-        // And by example, at the top of the range and around multiples.
-        let top = (1u64 << 51) / CHUNK;
-        for q in (top - 5000..top).chain(0..5000) {
-            for r in [0, 1, CHUNK / 2, CHUNK - 1] {
-                let v = (q * CHUNK + r) as f64;
-                assert_eq!((v * inv).floor(), q as f64, "{q} {r}");
-            }
-        }
-    }
-
-    /// The weights are the base-`D` digits of `2^(16 k)`.
-    #[test]
-    fn weights_spell_powers_of_two() {
-        for (k, w) in WEIGHTS.iter().enumerate() {
-            // sum w_j D^j mod 2^64 against 2^(16 k) mod 2^64.
-            let v = w
-                .iter()
-                .rev()
-                .fold(0u64, |acc, &d| acc.wrapping_mul(CHUNK).wrapping_add(d));
-            assert_eq!(v, 1u64.checked_shl(16 * k as u32).unwrap_or(0), "{k}");
-            assert!(w.iter().all(|&d| d < CHUNK));
-        }
     }
 }
