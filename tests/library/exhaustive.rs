@@ -111,7 +111,7 @@ fn encodes_like(isa: Isa, words: &[u32], want: &[u8], got: &mut [u8]) {
 
 #[test]
 #[ignore = "2^32 words a path, about a minute of 2 cores: CI's exhaustive step runs it \
-            (cargo test --all-features -p kuuid --test library -- --ignored exhaustive::)"]
+            (cargo test --all-features --test library -- --ignored exhaustive::)"]
 fn every_u32_on_every_path_counts_like_an_odometer() {
     let paths = Isa::available();
     assert!(paths.contains(&Isa::Scalar));
