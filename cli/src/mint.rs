@@ -301,10 +301,13 @@ impl Minter {
                 if let Some(t) = a.at {
                     kuuid::ulid_at(t)?;
                 }
-                Minter::Ulid {
-                    at: a.at,
-                    ids: vec![Ulid::MIN; CHUNK],
-                }
+                // Ids minted now go straight to text (`fill_ulid_text`):
+                // only `--at` needs a slice of ids.
+                let ids = match a.at {
+                    Some(_) => vec![Ulid::MIN; CHUNK],
+                    None => Vec::new(),
+                };
+                Minter::Ulid { at: a.at, ids }
             }
             IdFormat::Typeid => {
                 let prefix = TypeIdPrefix::new(a.prefix.as_deref().unwrap_or(""))
