@@ -2,9 +2,10 @@
 //! Tests that fork, step the clock, start a ticker or turn the fork guard
 //! off live in `tests/process` and `tests/unguarded`, which have a process
 //! to themselves; `tests/reentrancy.rs` installs a global allocator.
-//! Tests that need a server or a tool the machine may lack (PostgreSQL,
-//! CouchDB's API, node) live in `servers/`, named for it: `-- servers::`
-//! runs them, `-- --skip servers::` runs the rest, which need nothing.
+//! Tests that need a tool the machine may lack (node and npm packages)
+//! live in `servers/`, named for it: `-- servers::` runs them, `-- --skip
+//! servers::` runs the rest, which need nothing. The integrations' tests
+//! against real SQLite, PostgreSQL and CouchDB are in `integration-tests/`.
 
 #[path = "../support/child.rs"]
 mod child;
@@ -29,11 +30,8 @@ mod range;
 #[cfg(feature = "serde")]
 mod serde;
 mod servers;
-mod sqlite;
-mod sqlx;
 mod structure;
 mod time_errors;
 mod typeid;
 mod ulid;
-mod ulid_stores;
 mod v7;

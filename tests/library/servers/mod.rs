@@ -1,12 +1,9 @@
-//! Tests that need a server or a tool: each file is named for it
-//! (`postgres*`: the PostgreSQL at `KUUID_PG_URL`; `couchdb*`: CouchDB's
-//! HTTP API at `KUUID_COUCH_URL`; `node*`: node and the npm packages in
-//! `KUUID_NPM_DIR`). `.ci/run` provides them; without them each test
-//! starts the server where its binary is installed (or installs the npm
-//! packages with npm), or says why it skips.
+//! Tests that need a tool: node and the npm packages in `KUUID_NPM_DIR`
+//! (`.ci/run` provides them; without it each test installs the packages
+//! with npm where npm is installed, or says why it skips). The database
+//! and CouchDB tests are in `integration-tests/` (a package of their own,
+//! compiled without optimization: see its manifest).
 
-mod couchdb;
-mod couchdb_order;
 #[cfg(feature = "ksuid")]
 mod node_ksuid;
 mod node_npm;
@@ -15,6 +12,3 @@ mod node_order;
 mod node_typeid;
 #[cfg(feature = "ulid")]
 mod node_ulid;
-pub(crate) mod postgres;
-pub(crate) mod postgres_sqlx;
-mod postgres_ulid;

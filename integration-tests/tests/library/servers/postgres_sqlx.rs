@@ -3,7 +3,6 @@
 //! round-trips in prepared (binary) and plain (text) queries, keys sort in
 //! mint order, arrays bind, and a value that is not an id is a decode
 //! error. The same through SQLite: `sqlx.rs`.
-#![cfg(all(feature = "sqlx-sqlite", feature = "sqlx-postgres"))]
 
 use kuuid::{AnyKuuid, Kuuid, ObjectId, ShortKuuid, Simple, Uuid7};
 use sqlx::postgres::{PgConnectOptions, PgConnection};

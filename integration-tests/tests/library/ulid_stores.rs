@@ -16,7 +16,6 @@ pub(crate) fn minted_and_scrambled(n: usize) -> (Vec<Ulid>, Vec<Ulid>) {
     (ids, scrambled)
 }
 
-#[cfg(feature = "rusqlite")]
 #[test]
 fn rusqlite_keys_sort_in_mint_order_and_read_back() {
     let db = rusqlite::Connection::open_in_memory().unwrap();
@@ -57,7 +56,6 @@ fn rusqlite_keys_sort_in_mint_order_and_read_back() {
     assert!(e.to_string().contains("above '7'"), "{e}");
 }
 
-#[cfg(all(feature = "sqlx-sqlite", feature = "sqlx-postgres"))]
 #[tokio::test]
 async fn sqlx_sqlite_keys_sort_in_mint_order() {
     use sqlx::Connection;
@@ -89,7 +87,6 @@ async fn sqlx_sqlite_keys_sort_in_mint_order() {
     assert_eq!(text, ids[3]);
 }
 
-#[cfg(feature = "serde")]
 #[test]
 fn serde_writes_text_for_people_and_bytes_for_machines() {
     let id = kuuid::ulid();
@@ -109,7 +106,6 @@ fn serde_writes_text_for_people_and_bytes_for_machines() {
 
 /// KSUIDs: 20-byte BLOBs in SQLite (rusqlite and sqlx), in second order,
 /// read back from BLOB or text; serde's text and bytes.
-#[cfg(feature = "rusqlite")]
 #[test]
 fn ksuids_in_sqlite_and_serde() {
     use kuuid::Ksuid;
@@ -142,7 +138,6 @@ fn ksuids_in_sqlite_and_serde() {
         .query_row("SELECT x'01'", [], |r| r.get::<_, Ksuid>(0))
         .unwrap_err();
     assert!(e.to_string().contains("20"), "{e}");
-    #[cfg(feature = "serde")]
     {
         let json = serde_json::to_string(&ids[0]).unwrap();
         assert_eq!(json, format!("\"{}\"", ids[0]));

@@ -6,7 +6,6 @@ use kuuid::Ulid;
 
 use crate::ulid_stores::minted_and_scrambled;
 
-#[cfg(feature = "postgres-types")]
 #[test]
 fn postgres_uuid_keys_sort_in_mint_order() {
     let Some(mut db) = crate::servers::postgres::client() else {
@@ -40,7 +39,6 @@ fn postgres_uuid_keys_sort_in_mint_order() {
     assert_eq!(by_text, ids);
 }
 
-#[cfg(all(feature = "sqlx-sqlite", feature = "sqlx-postgres"))]
 #[tokio::test]
 async fn sqlx_postgres_reads_binary_and_text() {
     let Some(mut db) = crate::servers::postgres_sqlx::postgres().await else {
@@ -72,7 +70,6 @@ async fn sqlx_postgres_reads_binary_and_text() {
 
 /// KSUIDs in `bytea` (postgres-types) sort in second order and read
 /// back; a text column holds the 27 characters.
-#[cfg(feature = "postgres-types")]
 #[test]
 fn ksuids_in_bytea() {
     let Some(mut db) = crate::servers::postgres::client() else {
@@ -99,7 +96,6 @@ fn ksuids_in_bytea() {
 }
 
 /// A KSUID through sqlx as `bytea`.
-#[cfg(all(feature = "sqlx-sqlite", feature = "sqlx-postgres"))]
 #[tokio::test]
 async fn a_ksuid_through_sqlx() {
     let Some(mut db) = crate::servers::postgres_sqlx::postgres().await else {

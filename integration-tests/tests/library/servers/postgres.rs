@@ -3,7 +3,6 @@
 //! without it the tests print why and pass). Every type round-trips, a
 //! `uuid` key and a `COLLATE "C"` text key sort in mint order, an ICU
 //! collation does not, and a value that is not an id is an error.
-#![cfg(feature = "postgres-types")]
 
 use kuuid::{AnyKuuid, Kuuid, ObjectId, ShortKuuid, Simple, Uuid7};
 use postgres::{Client, NoTls};

@@ -2,7 +2,6 @@
 //! feature: every type round-trips, `ORDER BY` on the key is mint order
 //! under SQLite's default `BINARY` collation (and not under `NOCASE`), and
 //! a value that is not an id comes back as a typed error.
-#![cfg(feature = "rusqlite")]
 
 use kuuid::{AnyKuuid, Kuuid, ObjectId, ShortKuuid, Simple, Uuid7};
 use rusqlite::Connection;

@@ -2,7 +2,6 @@
 //! round-trips, keys sort in mint order, a table written through rusqlite
 //! reads back through sqlx, and a value that is not an id is a decode
 //! error. The same through PostgreSQL: `servers/postgres_sqlx.rs`.
-#![cfg(all(feature = "sqlx-sqlite", feature = "sqlx-postgres"))]
 
 use kuuid::{AnyKuuid, Kuuid, ObjectId, ShortKuuid, Simple, Uuid7};
 use sqlx::sqlite::SqliteConnection;
