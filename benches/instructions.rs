@@ -113,6 +113,7 @@ fn ksuid_input(isa: Isa) -> (Isa, Vec<[u8; 20]>, Vec<[u8; 27]>) {
 // KSUID's 160-bit base62 (about 3276 values: the words five at a time).
 #[library_benchmark]
 #[bench::scalar(args = (Isa::Scalar), setup = ksuid_input)]
+#[bench::sse41(args = (Isa::Sse41), setup = ksuid_input)]
 #[bench::avx2(args = (Isa::Avx2), setup = ksuid_input)]
 fn base62_160_3276((isa, values, mut out): (Isa, Vec<[u8; 20]>, Vec<[u8; 27]>)) -> Vec<[u8; 27]> {
     if isa.is_supported() {

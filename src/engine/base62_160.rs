@@ -90,8 +90,9 @@ pub(crate) fn write_positions(positions: [u32; 6], out: &mut [u8; LEN]) {
 
 /// Writes the 27 characters of each 20-byte value at the start of its
 /// `W`-byte slot on path `isa`: AVX2 with FMA (and AVX-512) four at a
-/// time in `x86_64/avx2/base62_160.rs`, NEON two at a time in
-/// `aarch64/neon/base62_160.rs`, scalar elsewhere.
+/// time in `x86_64/avx2/base62_160.rs`, SSE4.1 two at a time in
+/// `x86_64/sse41/base62_160.rs` (and for an AVX2 CPU without FMA), NEON
+/// two at a time in `aarch64/neon/base62_160.rs`, scalar elsewhere.
 ///
 /// # Panics
 /// If the slices differ in length (a bug in this crate).
@@ -103,6 +104,11 @@ pub(crate) fn encode_many<T: Bytes<20>, const W: usize>(isa: Isa, src: &[T], out
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 | Isa::Avx512 if x86_64::avx2::base62_160::is_supported() => unsafe {
             x86_64::avx2::base62_160::encode20(src, out)
+        },
+        // SAFETY: the guard checked that this CPU runs SSE4.1 (and SSSE3).
+        #[cfg(target_arch = "x86_64")]
+        Isa::Sse41 | Isa::Avx2 | Isa::Avx512 if x86_64::sse41::is_supported() => unsafe {
+            x86_64::sse41::base62_160::encode20(src, out)
         },
         // SAFETY: the guard checked that this CPU runs NEON.
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]

@@ -3,6 +3,8 @@
 #[cfg(any(feature = "ulid", feature = "typeid"))]
 pub(crate) mod base32;
 mod base62;
+#[cfg(feature = "ksuid")]
+pub(crate) mod base62_160;
 
 pub(crate) use base62::{decode4, encode4};
 
