@@ -88,30 +88,6 @@ pub(crate) fn write_positions(positions: [u32; 6], out: &mut [u8; LEN]) {
     out[..2].copy_from_slice(&group_bits(positions[5]).to_le_bytes()[4..6]);
 }
 
-/// A SIMD kernel's last step: the text of `L` ids into their slots, id
-/// `i`'s six positions in lane `i` of each of `lanes` (low position
-/// first). Plain loops: see the AVX2 kernel on `map` in a user's build.
-#[cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_endian = "little")
-    )),
-    allow(dead_code)
-)]
-#[inline]
-pub(crate) fn write_lanes<const L: usize, const W: usize>(
-    lanes: &[[u32; L]; 6],
-    slots: &mut [[u8; W]],
-) {
-    for (i, slot) in slots.iter_mut().enumerate() {
-        let mut id = [0u32; 6];
-        for (d, l) in id.iter_mut().zip(lanes) {
-            *d = l[i];
-        }
-        write_positions(id, head(slot));
-    }
-}
-
 /// Writes the 27 characters of each 20-byte value at the start of its
 /// `W`-byte slot on path `isa`: AVX2 with FMA (and AVX-512) four at a
 /// time in `x86_64/avx2/base62_160.rs`, SSE4.1 two at a time in

@@ -6,7 +6,7 @@
 
 use std::arch::aarch64::*;
 
-use crate::engine::base62_160::{CHUNK, WEIGHTS, write_lanes};
+use crate::engine::base62_160::{CHUNK, WEIGHTS, write_positions};
 use crate::engine::bytes::{Bytes, head};
 
 /// The six base-`D` positions of two ids, each an integer in a double.
@@ -62,13 +62,18 @@ pub(crate) unsafe fn encode20<T: Bytes<20>, const W: usize>(src: &[T], out: &mut
         let p = positions([v[0].bytes(), v[1].bytes()]);
         // Each below D < 2^31 (the top one below 62^2): exact as an integer.
         // Loops, not `map`: see the AVX2 kernel.
-        let mut lanes = [[0u32; 2]; 6];
+        let mut lanes = [[0u64; 2]; 6];
         for (l, &x) in lanes.iter_mut().zip(&p) {
-            // SAFETY: a store of two 32-bit lanes (each below 2^31, narrowed
-            // from 64) to the 8 bytes of `l`.
-            unsafe { vst1_u32(l.as_mut_ptr(), vmovn_u64(vcvtq_u64_f64(x))) };
+            // SAFETY: a store of two 64-bit lanes to the 16 bytes of `l`.
+            unsafe { vst1q_u64(l.as_mut_ptr(), vcvtq_u64_f64(x)) };
         }
-        write_lanes(&lanes, o);
+        for (i, slot) in o.iter_mut().enumerate() {
+            let mut id = [0u32; 6];
+            for (d, l) in id.iter_mut().zip(&lanes) {
+                *d = l[i] as u32;
+            }
+            write_positions(id, head(slot));
+        }
     }
     for (v, o) in pairs.remainder().iter().zip(slots.into_remainder()) {
         *head(o) = crate::engine::base62_160::encode(v.bytes());

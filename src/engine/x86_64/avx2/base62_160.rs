@@ -16,7 +16,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::engine::base62_160::{CHUNK, WEIGHTS, write_lanes};
+use crate::engine::base62_160::{CHUNK, WEIGHTS, write_positions};
 use crate::engine::bytes::{Bytes, head};
 
 /// Whether this CPU has AVX2 and FMA (every AVX2 CPU made has both; the
@@ -97,7 +97,13 @@ pub(crate) unsafe fn encode20<T: Bytes<20>, const W: usize>(src: &[T], out: &mut
             // SAFETY: a store of four 32-bit lanes to the 16 bytes of `l`.
             unsafe { _mm_storeu_si128(l.as_mut_ptr().cast(), _mm256_cvttpd_epi32(x)) };
         }
-        write_lanes(&lanes, o);
+        for (i, slot) in o.iter_mut().enumerate() {
+            let mut id = [0u32; 6];
+            for (d, l) in id.iter_mut().zip(&lanes) {
+                *d = l[i];
+            }
+            write_positions(id, head(slot));
+        }
     }
     for (v, o) in fours.remainder().iter().zip(slots.into_remainder()) {
         *head(o) = crate::engine::base62_160::encode(v.bytes());

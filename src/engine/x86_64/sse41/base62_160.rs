@@ -6,7 +6,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::engine::base62_160::{CHUNK, WEIGHTS, write_lanes};
+use crate::engine::base62_160::{CHUNK, WEIGHTS, write_positions};
 use crate::engine::bytes::{Bytes, head};
 
 /// The six base-`D` positions of two ids, each an integer in a double.
@@ -66,7 +66,13 @@ pub(crate) unsafe fn encode20<T: Bytes<20>, const W: usize>(src: &[T], out: &mut
             // SAFETY: a store of the low two 32-bit lanes to the 8 bytes of `l`.
             unsafe { _mm_storel_epi64(l.as_mut_ptr().cast(), _mm_cvttpd_epi32(x)) };
         }
-        write_lanes(&lanes, o);
+        for (i, slot) in o.iter_mut().enumerate() {
+            let mut id = [0u32; 6];
+            for (d, l) in id.iter_mut().zip(&lanes) {
+                *d = l[i];
+            }
+            write_positions(id, head(slot));
+        }
     }
     for (v, o) in pairs.remainder().iter().zip(slots.into_remainder()) {
         *head(o) = crate::engine::base62_160::encode(v.bytes());
